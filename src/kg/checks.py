@@ -1,0 +1,145 @@
+"""Typed field access over parsed YAML: each wrong value becomes an error naming file, line and field."""
+
+from __future__ import annotations
+
+import datetime
+import difflib
+from typing import Any
+
+from .errors import SourceError
+from .sources import FieldPath, YamlDocument
+
+MIN_YEAR, MAX_YEAR = 1900, datetime.date.today().year + 1
+PRESENT = "present"
+
+
+def _type_name(value: Any) -> str:
+    return {str: "text", int: "a number", bool: "true/false", list: "a list", dict: "a mapping",
+            type(None): "nothing"}.get(type(value), type(value).__name__)
+
+
+class Fields:
+    """One YAML mapping read field by field; finish() rejects keys nobody read."""
+
+    def __init__(self, document: YamlDocument, path: FieldPath, value: Any, what: str) -> None:
+        self.document = document
+        self.path = path
+        if not isinstance(value, dict):
+            raise document.error(path, f"expected a mapping of fields for {what}, got {_type_name(value)}")
+        self.data: dict[str, Any] = value
+        self.read: set[str] = set()
+
+    def error(self, key: str | int | None, message: str) -> SourceError:
+        """An error at this mapping's field key."""
+        return self.document.error(self.path if key is None else self.path + (key,), message)
+
+    def at(self, key: str) -> FieldPath:
+        """Field path of a key of this mapping."""
+        return self.path + (key,)
+
+    def raw(self, key: str) -> Any:
+        """The value of a key, marking it as read."""
+        self.read.add(key)
+        return self.data.get(key)
+
+    def text(self, key: str, *, required: bool = False) -> str | None:
+        """A non-empty text field."""
+        value = self.raw(key)
+        if value is None:
+            if required:
+                raise self.error(None, f"missing required field '{key}'")
+            return None
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise self.error(key, f"expected text, got {_type_name(value)}")
+        text = str(value).strip()
+        if not text:
+            if required:
+                raise self.error(key, "must not be empty")
+            return None
+        return text
+
+    def required_text(self, key: str) -> str:
+        """A text field that must be present."""
+        value = self.text(key, required=True)
+        assert value is not None
+        return value
+
+    def boolean(self, key: str, default: bool | None = None) -> bool | None:
+        """A true/false field."""
+        value = self.raw(key)
+        if value is None:
+            return default
+        if not isinstance(value, bool):
+            raise self.error(key, f"expected true or false, got {value!r}")
+        return value
+
+    def integer(self, key: str, *, minimum: int = 0) -> int | None:
+        """A whole number at or above minimum."""
+        value = self.raw(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(key, f"expected a whole number, got {value!r}")
+        if value < minimum:
+            raise self.error(key, f"must be at least {minimum}, got {value}")
+        return value
+
+    def year(self, key: str, *, allow_present: bool = False) -> int | str | None:
+        """A year between 1900 and next year, or 'present' where allowed."""
+        value = self.raw(key)
+        if value is None:
+            return None
+        if allow_present and isinstance(value, str) and value.strip().lower() == PRESENT:
+            return PRESENT
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value.strip())
+        if isinstance(value, bool) or not isinstance(value, int):
+            hint = " or 'present'" if allow_present else ""
+            raise self.error(key, f"expected a year such as 2024{hint}, got {value!r}")
+        if not MIN_YEAR <= value <= MAX_YEAR:
+            raise self.error(key, f"impossible year {value}; expected {MIN_YEAR}–{MAX_YEAR}")
+        return value
+
+    def choice(self, key: str, options: tuple[str, ...], default: str) -> str:
+        """One of a fixed set of words."""
+        value = self.text(key)
+        if value is None:
+            return default
+        if value not in options:
+            raise self.error(key, f"expected one of {', '.join(options)}, got {value!r}")
+        return value
+
+    def items(self, key: str) -> list[tuple[FieldPath, Any]]:
+        """The entries of a list field with their field paths (empty when absent)."""
+        value = self.raw(key)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            raise self.error(key, f"expected a list, got {_type_name(value)}; write '- item' lines")
+        return [(self.at(key) + (i,), item) for i, item in enumerate(value)]
+
+    def text_list(self, key: str) -> tuple[str, ...]:
+        """A list of non-empty texts."""
+        texts = []
+        for path, item in self.items(key):
+            if isinstance(item, bool) or not isinstance(item, (str, int, float)) or not str(item).strip():
+                raise self.document.error(path, f"expected text, got {_type_name(item)}")
+            texts.append(str(item).strip())
+        return tuple(texts)
+
+    def text_map(self, key: str) -> dict[str, str]:
+        """A mapping of short keys to texts, such as names by language tag."""
+        value = self.raw(key)
+        if value is None:
+            return {}
+        if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+            raise self.error(key, "expected a mapping such as {zh: 复旦大学}")
+        return dict(sorted(value.items()))
+
+    def finish(self) -> None:
+        """Reject keys that were not read, suggesting the closest known key."""
+        for key in self.data:
+            if key not in self.read:
+                close = difflib.get_close_matches(key, sorted(self.read), n=1)
+                hint = f"; did you mean '{close[0]}'?" if close else f"; known fields: {', '.join(sorted(self.read))}"
+                raise self.error(key, f"unknown field '{key}'{hint}")

@@ -1,0 +1,200 @@
+"""The kg command line: thin wrappers over library functions."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from .config import Config
+from .errors import KgError, StoreMissing, ValidationFailed
+from .exports import EXPORT_FORMATS, Selection, export, export_to_file
+from .store import Store
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+DATA_OPTION = click.option("--data", type=click.Path(path_type=Path), default=None,
+                           help="Data directory [default: data, or $KG_DATA].")
+STORE_OPTION = click.option("--store", type=click.Path(path_type=Path), default=None,
+                            help="Store location [default: .kg/store, or $KG_STORE].")
+
+
+def reports_errors(command: F) -> F:
+    """Turn KgError into a message on stderr and the error's exit code."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except ValidationFailed as exc:
+            click.echo(exc.report.text(), err=True)
+            click.echo("build stopped: the data violates the shapes; the previous store is unchanged.", err=True)
+            sys.exit(exc.exit_code)
+        except KgError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(exc.exit_code)
+
+    return wrapper  # type: ignore[return-value]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="kg")
+def main() -> None:
+    """Researcher profiles as a validated, reasoned knowledge graph with a SPARQL endpoint.
+
+    Exit codes: 0 success, 1 unexpected error, 2 bad source data, 3 SHACL violations,
+    4 build failure, 5 no store built yet, 6 bad query.
+    """
+
+
+def _build(config: Config) -> None:
+    from .pipeline import build
+
+    result = build(config, progress=lambda message: click.echo(f"  {message}", err=True))
+    click.echo(f"built {result.store_path} ({sum(result.triples.values())} triples)")
+    for graph, count in result.triples.items():
+        click.echo(f"  {count:>8}  {graph}")
+    click.echo(f"violations: {len(result.report.errors)}, warnings: {len(result.report.warnings)}")
+
+
+@main.command()
+@DATA_OPTION
+@STORE_OPTION
+@click.option("--base", default=None, help="Base IRI for minted IRIs [default: $KG_BASE or https://kg.example.org].")
+@reports_errors
+def build(data: Path | None, store: Path | None, base: str | None) -> None:
+    """Map, resolve, validate, reason and store the data; swap the new store in atomically.
+
+    Example: kg build --data data --store .kg/store
+    """
+    _build(Config.from_env(data=data, store=store, base=base))
+
+
+@main.command()
+@DATA_OPTION
+@click.option("--format", "fmt", type=click.Choice(["text", "turtle", "json"]), default="text",
+              show_default=True, help="Report format.")
+@reports_errors
+def validate(data: Path | None, fmt: str) -> None:
+    """Validate the data against the SHACL shapes without building.
+
+    Example: kg validate --format json
+    """
+    from .pipeline import validate_data
+
+    report = validate_data(Config.from_env(data=data))
+    if fmt == "turtle":
+        click.echo(report.turtle())
+    elif fmt == "json":
+        click.echo(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(report.text())
+    if not report.conforms:
+        sys.exit(ValidationFailed.exit_code)
+
+
+def _table(variables: list[str], rows: list[list[str]]) -> str:
+    widths = [max([len(v)] + [len(r[i]) for r in rows]) for i, v in enumerate(variables)]
+    lines = [" | ".join(v.ljust(w) for v, w in zip(variables, widths)),
+             "-+-".join("-" * w for w in widths)]
+    lines += [" | ".join(c.ljust(w) for c, w in zip(r, widths)) for r in rows]
+    return "\n".join(lines)
+
+
+def _read_query(text: str) -> str:
+    if text.startswith("@"):
+        return Path(text[1:]).read_text(encoding="utf-8")
+    return text
+
+
+@main.command()
+@STORE_OPTION
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True,
+              help="Result format for SELECT and ASK; CONSTRUCT and DESCRIBE print Turtle.")
+@click.argument("query")
+@reports_errors
+def query(store: Path | None, fmt: str, query: str) -> None:
+    """Run a SPARQL query (text, or @file.rq) against the store.
+
+    Example: kg query 'SELECT ?n WHERE { ?p a <http://schema.org/Person> ; <http://schema.org/name> ?n }'
+    """
+    import pyoxigraph as ox
+
+    from .errors import BadQuery
+    from .namespaces import PREFIXES
+
+    opened = Store.open(Config.from_env(store=store).store)
+    try:
+        results = opened.query(_read_query(query))
+    except SyntaxError as exc:
+        raise BadQuery(f"malformed query: {exc}") from None
+    if isinstance(results, ox.QueryTriples):
+        click.echo(ox.serialize(list(results), format=ox.RdfFormat.TURTLE, prefixes=PREFIXES).decode(), nl=False)
+    elif isinstance(results, ox.QueryBoolean):
+        click.echo(json.dumps({"boolean": bool(results)}) if fmt == "json" else str(bool(results)).lower())
+    elif fmt in ("json", "csv"):
+        result_format = ox.QueryResultsFormat.JSON if fmt == "json" else ox.QueryResultsFormat.CSV
+        click.echo(results.serialize(format=result_format).decode(), nl=False)
+    else:
+        variables = [v.value for v in results.variables]
+        rows = [[_cell(solution[v]) for v in variables] for solution in results]
+        click.echo(_table(variables, rows))
+
+
+def _cell(term: Any) -> str:
+    return "" if term is None else term.value
+
+
+@main.command(name="export")
+@STORE_OPTION
+@click.option("--format", "fmt", type=click.Choice(list(EXPORT_FORMATS)), required=True, help="Output format.")
+@click.option("--graph", "selection", type=click.Choice([s.value for s in Selection]), default="all",
+              show_default=True, help="Which graphs: all, asserted (not inferred) or inferred.")
+@click.option("-o", "--output", type=click.Path(path_type=Path), default=None, help="Output file [default: stdout].")
+@reports_errors
+def export_command(store: Path | None, fmt: str, selection: str, output: Path | None) -> None:
+    """Export the graph deterministically (same data, byte-identical output).
+
+    Example: kg export --format nq -o kg.nq
+    """
+    opened = Store.open(Config.from_env(store=store).store)
+    if output is None:
+        sys.stdout.buffer.write(export(opened, fmt, Selection(selection)))
+    else:
+        size = export_to_file(opened, fmt, Selection(selection), output)
+        click.echo(f"wrote {output} ({size} bytes)", err=True)
+
+
+@main.command()
+@DATA_OPTION
+@STORE_OPTION
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Interface to listen on (127.0.0.1: this machine only; 0.0.0.0 exposes it).")
+@click.option("--port", default=5000, show_default=True, type=int, help="Port to listen on.")
+@click.option("--workers", default=2, show_default=True, type=int, help="gunicorn worker processes.")
+@click.option("--threads", default=4, show_default=True, type=int, help="Threads per worker.")
+@reports_errors
+def serve(data: Path | None, store: Path | None, host: str, port: int, workers: int, threads: int) -> None:
+    """Serve the store with gunicorn (builds it first if there is none).
+
+    Example: kg serve --port 8080
+    """
+    config = Config.from_env(data=data, store=store)
+    try:
+        Store.open(config.store)
+    except StoreMissing:
+        click.echo(f"no store at {config.store}; building it from {config.data}", err=True)
+        _build(config)
+    env = dict(os.environ, KG_STORE=str(config.store.absolute()), KG_DATA=str(config.data.absolute()),
+               KG_BASE=config.base)
+    click.echo(f"serving http://{host}:{port}/sparql (Ctrl-C to stop)", err=True)
+    args = [sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}", "--workers", str(workers),
+            "--threads", str(threads), "--worker-class", "gthread", "--access-logfile", "-",
+            "kg.server.wsgi:app"]
+    os.execve(sys.executable, args, env)

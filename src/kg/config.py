@@ -1,0 +1,52 @@
+"""Settings: one table of (name, default, help), read from KG_* environment variables."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from .iris import DEFAULT_BASE
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _resource(name: str) -> Path:
+    """A project resource folder (ontology/, shapes/) beside src/, or under the working directory."""
+    beside = PROJECT_ROOT / name
+    return beside if beside.is_dir() else Path(name)
+
+
+@dataclass(frozen=True)
+class Config:
+    """Runtime settings; every field can be set by the environment variable KG_<NAME>."""
+
+    base: str = field(default=DEFAULT_BASE, metadata={"help": "Base IRI under which entity IRIs are minted"})
+    data: Path = field(default=Path("data"), metadata={"help": "Data directory (profiles/, organizations.yaml, venues.yaml)"})
+    store: Path = field(default=Path(".kg/store"), metadata={"help": "Store location (a symlink to the current version)"})
+    ontology: Path = field(default_factory=lambda: _resource("ontology"), metadata={"help": "Ontology directory (*.ttl)"})
+    shapes: Path = field(default_factory=lambda: _resource("shapes"), metadata={"help": "SHACL shapes directory (*.ttl)"})
+    query_timeout: float = field(default=30.0, metadata={"help": "Seconds a SPARQL query may run"})
+    max_results: int = field(default=100_000, metadata={"help": "Most rows or triples a query may return"})
+    max_request_bytes: int = field(default=1_000_000, metadata={"help": "Largest accepted request body or query"})
+    cors_origins: str = field(default="*", metadata={"help": "Access-Control-Allow-Origin for query endpoints ('' disables CORS)"})
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None, **overrides: Any) -> Config:
+        """Defaults, overridden by KG_* environment variables, overridden by explicit values."""
+        environ = dict(os.environ) if environ is None else environ
+        defaults = cls()
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            raw = environ.get(f"KG_{f.name.upper()}")
+            if raw is not None:
+                values[f.name] = type(getattr(defaults, f.name))(raw)
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return replace(cls(), **values)
+
+
+def settings_table() -> list[tuple[str, str, str]]:
+    """(environment variable, default, help) for every setting, for the docs."""
+    defaults = Config()
+    return [(f"KG_{f.name.upper()}", str(getattr(defaults, f.name)), f.metadata["help"]) for f in fields(Config)]

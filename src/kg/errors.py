@@ -1,0 +1,91 @@
+"""The exception tree: each error knows its HTTP status and CLI exit code.
+
+KgError
+ ├── SourceError        bad input data (file, line, field path)
+ ├── ValidationFailed   SHACL violations (carries the report)
+ ├── BuildError         the build could not complete
+ ├── StoreMissing       no store has been built yet
+ └── BadQuery           a malformed or refused SPARQL request
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+class KgError(Exception):
+    """Base class for errors the user can act on."""
+
+    status = 500
+    exit_code = 1
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in a source file: path, 1-based line and a field path such as publications[2].year."""
+
+    path: Path | None
+    line: int | None = None
+    field: str = ""
+
+    def __str__(self) -> str:
+        place = str(self.path) if self.path is not None else "<input>"
+        if self.line is not None:
+            place += f":{self.line}"
+        return f"{place}: {self.field}" if self.field else place
+
+
+class SourceError(KgError):
+    """Malformed source data; the message names the file, line and field and says how to fix it."""
+
+    status = 400
+    exit_code = 2
+
+    def __init__(self, location: Location, message: str) -> None:
+        self.location = location
+        self.message = message
+        super().__init__(f"{location}: {message}")
+
+
+class SourceErrors(KgError):
+    """Several source errors collected from one build, reported together."""
+
+    status = 400
+    exit_code = 2
+
+    def __init__(self, errors: list[SourceError]) -> None:
+        self.errors = errors
+        super().__init__("\n".join(str(e) for e in errors))
+
+
+class ValidationFailed(KgError):
+    """The data violates the SHACL shapes; .report holds the details."""
+
+    status = 422
+    exit_code = 3
+
+    def __init__(self, report: Any) -> None:
+        self.report = report
+        super().__init__(report.text())
+
+
+class BuildError(KgError):
+    """The build could not complete (the previous store is untouched)."""
+
+    exit_code = 4
+
+
+class StoreMissing(KgError):
+    """No store exists where one was expected."""
+
+    status = 503
+    exit_code = 5
+
+
+class BadQuery(KgError):
+    """A SPARQL request that is malformed or refused."""
+
+    status = 400
+    exit_code = 6

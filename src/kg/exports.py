@@ -1,0 +1,103 @@
+"""Deterministic dumps: the same data gives byte-identical output in every format."""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from pathlib import Path
+from typing import IO, Any
+
+import pyoxigraph as ox
+from rdflib import Graph
+
+from .config import Config
+from .namespaces import PREFIXES, bind_prefixes
+from .store import Store, from_ox
+
+
+class Selection(str, Enum):
+    """Which graphs an export includes."""
+
+    ALL = "all"
+    ASSERTED = "asserted"
+    INFERRED = "inferred"
+
+
+EXPORT_FORMATS = {"turtle": ox.RdfFormat.TURTLE, "nt": ox.RdfFormat.N_TRIPLES, "nq": ox.RdfFormat.N_QUADS,
+                  "trig": ox.RdfFormat.TRIG, "jsonld": ox.RdfFormat.JSON_LD}
+QUAD_FORMATS = {"nq", "trig"}
+
+
+def load_context(config: Config | None = None) -> dict[str, Any]:
+    """The local JSON-LD context (ontology/context.jsonld); never fetched from the network."""
+    path = (config or Config()).ontology / "context.jsonld"
+    return json.loads(path.read_text(encoding="utf-8"))["@context"]
+
+
+def selected_graphs(store: Store, selection: Selection) -> list[str]:
+    """Named graphs in a selection: inferred is the inferred graph, asserted is every other graph."""
+    names = store.graph_names()
+    inferred = [g for g in names if g.endswith("/graph/inferred")]
+    if selection is Selection.INFERRED:
+        return inferred
+    if selection is Selection.ASSERTED:
+        return [g for g in names if g not in inferred]
+    return names
+
+
+def _sorted_quads(store: Store, graphs: list[str]) -> list[ox.Quad]:
+    quads = [q for g in graphs for q in store.quads(g)]
+    return sorted(quads, key=str)
+
+
+def _sorted_triples(store: Store, graphs: list[str], selection: Selection) -> list[ox.Triple]:
+    if selection is Selection.ALL:
+        return sorted(store.default_triples(), key=str)
+    return sorted({q.triple for q in _sorted_quads(store, graphs)}, key=str)
+
+
+def _jsonld(triples: list[ox.Triple], context: dict[str, Any]) -> bytes:
+    graph = bind_prefixes(Graph())
+    for t in triples:
+        graph.add((from_ox(t.subject), from_ox(t.predicate), from_ox(t.object)))
+    document = json.loads(graph.serialize(format="json-ld", context=context, auto_compact=True))
+    nodes = document.get("@graph", [document] if "@id" in document else [])
+    nodes = [{k: v for k, v in node.items() if k != "@context"} for node in nodes]
+    for node in nodes:
+        for key, value in node.items():
+            if isinstance(value, list) and key != "authorList" and not _is_list_container(context, key):
+                node[key] = sorted(value, key=lambda v: json.dumps(v, sort_keys=True, ensure_ascii=False))
+    nodes.sort(key=lambda n: str(n.get("@id", "")))
+    output = {"@context": context, "@graph": nodes}
+    return (json.dumps(output, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _is_list_container(context: dict[str, Any], key: str) -> bool:
+    term = context.get(key)
+    return isinstance(term, dict) and term.get("@container") == "@list"
+
+
+def export(store: Store, fmt: str, selection: Selection = Selection.ALL, output: IO[bytes] | None = None,
+           context: dict[str, Any] | None = None) -> bytes:
+    """Serialise the selected graphs in a format; returns the bytes and writes them to output if given."""
+    if fmt not in EXPORT_FORMATS:
+        raise ValueError(f"unknown export format {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")
+    graphs = selected_graphs(store, selection)
+    if fmt in QUAD_FORMATS:
+        data = ox.serialize(_sorted_quads(store, graphs), format=EXPORT_FORMATS[fmt], prefixes=PREFIXES)
+    elif fmt == "jsonld":
+        data = _jsonld(_sorted_triples(store, graphs, selection), context or load_context())
+    else:
+        data = ox.serialize(_sorted_triples(store, graphs, selection), format=EXPORT_FORMATS[fmt], prefixes=PREFIXES)
+    if output is not None:
+        output.write(data)
+    return data
+
+
+def export_to_file(store: Store, fmt: str, selection: Selection, path: Path) -> int:
+    """Write an export to a file atomically; returns the number of bytes written."""
+    data = export(store, fmt, selection)
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_bytes(data)
+    partial.replace(path)
+    return len(data)

@@ -1,0 +1,171 @@
+"""Closed vocabularies used by the mapping, and prefix binding."""
+
+from __future__ import annotations
+
+from rdflib import Graph, Namespace
+from rdflib.namespace import DCTERMS, FOAF, OWL, PROV, RDF, RDFS, SH, VOID, XSD, DefinedNamespace
+from rdflib.term import URIRef
+
+ONTOLOGY_IRI = "https://kg.example.org/ontology"
+
+
+class SDO(DefinedNamespace):
+    """The schema.org terms the project uses, as http://schema.org/ (what schema.org's context expands to)."""
+
+    _fail = True
+    _NS = Namespace("http://schema.org/")
+
+    Person: URIRef
+    Organization: URIRef
+    CollegeOrUniversity: URIRef
+    ResearchOrganization: URIRef
+    Corporation: URIRef
+    Project: URIRef
+    CreativeWork: URIRef
+    Article: URIRef
+    ScholarlyArticle: URIRef
+    Collection: URIRef
+    Periodical: URIRef
+    Event: URIRef
+    EventSeries: URIRef
+    Role: URIRef
+    EmployeeRole: URIRef
+    OrganizationRole: URIRef
+    EducationalOccupationalCredential: URIRef
+    PropertyValue: URIRef
+    QuantitativeValue: URIRef
+    WebPage: URIRef
+    Dataset: URIRef
+    name: URIRef
+    givenName: URIRef
+    familyName: URIRef
+    alternateName: URIRef
+    honorificPrefix: URIRef
+    email: URIRef
+    url: URIRef
+    sameAs: URIRef
+    jobTitle: URIRef
+    description: URIRef
+    disambiguatingDescription: URIRef
+    knowsAbout: URIRef
+    worksFor: URIRef
+    affiliation: URIRef
+    alumniOf: URIRef
+    memberOf: URIRef
+    member: URIRef
+    roleName: URIRef
+    startDate: URIRef
+    endDate: URIRef
+    hasCredential: URIRef
+    credentialCategory: URIRef
+    educationalLevel: URIRef
+    recognizedBy: URIRef
+    about: URIRef
+    parentOrganization: URIRef
+    subOrganization: URIRef
+    author: URIRef
+    datePublished: URIRef
+    award: URIRef
+    isPartOf: URIRef
+    hasPart: URIRef
+    superEvent: URIRef
+    subEvent: URIRef
+    workFeatured: URIRef
+    creativeWorkStatus: URIRef
+    additionalProperty: URIRef
+    propertyID: URIRef
+    minValue: URIRef
+    value: URIRef
+    identifier: URIRef
+    subjectOf: URIRef
+    mainEntityOfPage: URIRef
+    colleague: URIRef
+    knows: URIRef
+
+
+class BIBO(DefinedNamespace):
+    """The BIBO terms the project uses."""
+
+    _fail = True
+    _NS = Namespace("http://purl.org/ontology/bibo/")
+
+    Document: URIRef
+    Article: URIRef
+    AcademicArticle: URIRef
+    Manuscript: URIRef
+    Conference: URIRef
+    Collection: URIRef
+    Series: URIRef
+    authorList: URIRef
+    presentedAt: URIRef
+    presents: URIRef
+    shortTitle: URIRef
+    status: URIRef
+
+
+class BIBO_STATUS(DefinedNamespace):
+    """BIBO's document status individuals."""
+
+    _fail = True
+    _NS = Namespace("http://purl.org/ontology/bibo/status/")
+
+    peerReviewed: URIRef
+    nonPeerReviewed: URIRef
+    published: URIRef
+
+
+class KG(DefinedNamespace):
+    """The project ontology: only terms no standard vocabulary offers."""
+
+    _fail = True
+    _NS = Namespace(ONTOLOGY_IRI + "#")
+
+    Authorship: URIRef
+    Metric: URIRef
+    advisor: URIRef
+    advisee: URIRef
+    workedWith: URIRef
+    authorship: URIRef
+    authorshipOf: URIRef
+    agent: URIRef
+    rank: URIRef
+    nameAsWritten: URIRef
+    equalContribution: URIRef
+    precededByElision: URIRef
+    authorListComplete: URIRef
+    possibleSameAs: URIRef
+    venueAsWritten: URIRef
+    note: URIRef
+    linkLabel: URIRef
+    valueAsWritten: URIRef
+    durationAsWritten: URIRef
+    advisorLabel: URIRef
+    programPartner: URIRef
+    sha256: URIRef
+
+
+PREFIXES: dict[str, str] = {
+    "schema": "http://schema.org/",
+    "foaf": str(FOAF),
+    "bibo": "http://purl.org/ontology/bibo/",
+    "dcterms": str(DCTERMS),
+    "prov": str(PROV),
+    "kg": ONTOLOGY_IRI + "#",
+    "owl": str(OWL),
+    "rdf": str(RDF),
+    "rdfs": str(RDFS),
+    "xsd": str(XSD),
+    "sh": str(SH),
+    "void": str(VOID),
+}
+
+
+def bind_prefixes(graph: Graph) -> Graph:
+    """Bind the project's prefixes on a graph (replacing rdflib's defaults) and return it."""
+    for prefix, namespace in PREFIXES.items():
+        graph.bind(prefix, namespace, override=True, replace=True)
+    return graph
+
+
+__all__ = ["BIBO", "BIBO_STATUS", "DCTERMS", "FOAF", "KG", "OWL", "PREFIXES", "PROV", "RDF", "RDFS",
+           "SDO", "SH", "VOID", "XSD", "bind_prefixes"]

@@ -1,0 +1,147 @@
+"""Read data/ files: YAML with a line number for every field path; never touches the network."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.constructor import SafeConstructor
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from .errors import Location, SourceError
+
+FieldPath = tuple[str | int, ...]
+
+
+def format_path(path: FieldPath) -> str:
+    """Render a field path as publications[2].authors[0]."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
+    return text
+
+
+@dataclass
+class YamlDocument:
+    """A parsed YAML file: its data and the line of each field path."""
+
+    path: Path
+    data: Any
+    lines: dict[FieldPath, int] = field(default_factory=dict)
+    display_path: str = ""
+    sha256: str = ""
+
+    def line_of(self, path: FieldPath) -> int | None:
+        """Line of the field path, or of its nearest enclosing field."""
+        for cut in range(len(path), -1, -1):
+            if path[:cut] in self.lines:
+                return self.lines[path[:cut]]
+        return None
+
+    def location(self, path: FieldPath) -> Location:
+        """Location of a field path in this file."""
+        return Location(Path(self.display_path or self.path), self.line_of(path), format_path(path))
+
+    def error(self, path: FieldPath, message: str) -> SourceError:
+        """A SourceError at a field path of this file."""
+        return SourceError(self.location(path), message)
+
+
+class _Builder:
+    """Turns a composed YAML node tree into Python data, recording lines and refusing duplicate keys."""
+
+    def __init__(self, document: YamlDocument) -> None:
+        self.document = document
+        self.constructor = SafeConstructor()
+
+    def build(self, node: Node, path: FieldPath) -> Any:
+        self.document.lines.setdefault(path, node.start_mark.line + 1)
+        if isinstance(node, MappingNode):
+            return self._mapping(node, path)
+        if isinstance(node, SequenceNode):
+            return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
+        if isinstance(node, ScalarNode):
+            return self.constructor.construct_object(node, deep=True)
+        raise self.document.error(path, f"unsupported YAML node {node.tag}")
+
+    def _mapping(self, node: MappingNode, path: FieldPath) -> dict[str, Any]:
+        self.constructor.flatten_mapping(node)
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            key = self.constructor.construct_object(key_node, deep=True)
+            key_path = path + (str(key),)
+            if not isinstance(key, str):
+                self.document.lines[key_path] = key_node.start_mark.line + 1
+                raise self.document.error(key_path, f"keys must be text, got {key!r}; quote it")
+            if key in result:
+                self.document.lines[key_path] = key_node.start_mark.line + 1
+                raise self.document.error(key_path, "duplicate key; remove one of the two entries")
+            self.document.lines[key_path] = key_node.start_mark.line + 1
+            result[key] = self.build(value_node, key_path)
+        return result
+
+
+def parse_yaml(text: str, path: Path, display_path: str = "") -> YamlDocument:
+    """Parse YAML text into a YamlDocument; syntax errors name file and line."""
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    document = YamlDocument(path=path, data=None, display_path=display_path, sha256=digest)
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise SourceError(Location(Path(display_path or path), line), f"YAML syntax error: {problem}; "
+                          "check indentation and quote values containing ':' or '#'") from None
+    except yaml.YAMLError as exc:
+        raise SourceError(Location(Path(display_path or path)), f"YAML error: {exc}") from None
+    if node is not None:
+        document.data = _Builder(document).build(node, ())
+    return document
+
+
+def read_yaml(path: Path, display_path: str = "") -> YamlDocument:
+    """Read and parse one YAML file; undecodable bytes are an error naming the file."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SourceError(Location(Path(display_path or path)),
+                          f"not valid UTF-8 at byte {exc.start}; save the file as UTF-8") from None
+    except OSError as exc:
+        raise SourceError(Location(Path(display_path or path)), f"cannot read: {exc.strerror}") from None
+    return parse_yaml(text, path, display_path)
+
+
+@dataclass
+class DataFiles:
+    """The YAML documents of a data directory."""
+
+    root: Path
+    organizations: YamlDocument | None
+    venues: YamlDocument | None
+    profiles: list[YamlDocument]
+
+
+def _display(root: Path, path: Path) -> str:
+    """Path shown in messages: relative to the data directory's parent when possible."""
+    try:
+        return str(path.relative_to(root.parent))
+    except ValueError:
+        return str(path)
+
+
+def read_data_dir(root: Path) -> DataFiles:
+    """Read organizations.yaml, venues.yaml and profiles/*.yaml under root (sorted, deterministic)."""
+    if not root.is_dir():
+        raise SourceError(Location(root), "data directory not found; pass --data DIR")
+    reference = {}
+    for name in ("organizations", "venues"):
+        file = root / f"{name}.yaml"
+        reference[name] = read_yaml(file, _display(root, file)) if file.exists() else None
+    profile_dir = root / "profiles"
+    files = sorted(profile_dir.glob("*.yaml")) if profile_dir.is_dir() else []
+    profiles = [read_yaml(f, _display(root, f)) for f in files]
+    return DataFiles(root, reference["organizations"], reference["venues"], profiles)

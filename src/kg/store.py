@@ -1,0 +1,161 @@
+"""The embedded pyoxigraph store: named graphs plus their merge as default graph, swapped in atomically.
+
+Layout: ``STORE`` is a symlink to ``STORE.v<N>``; a build writes ``STORE.v<N+1>`` completely, then
+replaces the symlink in one rename, so readers see the old store or the new one, never a mix. The
+default graph holds the set union of all named graphs, so queries without a dataset see each
+triple once (pyoxigraph's union-default-graph mode would repeat triples present in two graphs).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pyoxigraph as ox
+from rdflib import BNode, Graph, Literal, URIRef
+
+from .errors import BuildError, StoreMissing
+
+METADATA_FILE = "kg-build.json"
+KEEP_VERSIONS = 2
+
+
+def to_ox(term: Any) -> Any:
+    """Convert an rdflib term to a pyoxigraph term."""
+    if isinstance(term, URIRef):
+        return ox.NamedNode(str(term))
+    if isinstance(term, BNode):
+        return ox.BlankNode(str(term))
+    if isinstance(term, Literal):
+        if term.language:
+            return ox.Literal(str(term), language=term.language)
+        if term.datatype:
+            return ox.Literal(str(term), datatype=ox.NamedNode(str(term.datatype)))
+        return ox.Literal(str(term))
+    raise TypeError(f"cannot convert {term!r}")
+
+
+def from_ox(term: Any) -> Any:
+    """Convert a pyoxigraph term to an rdflib term."""
+    if isinstance(term, ox.NamedNode):
+        return URIRef(term.value)
+    if isinstance(term, ox.BlankNode):
+        return BNode(term.value)
+    if isinstance(term, ox.Literal):
+        if term.language:
+            return Literal(term.value, lang=term.language)
+        return Literal(term.value, datatype=URIRef(term.datatype.value))
+    raise TypeError(f"cannot convert {term!r}")
+
+
+def graph_quads(graph_iri: URIRef, graph: Graph) -> Iterator[ox.Quad]:
+    """The triples of an rdflib graph as quads in a named graph."""
+    name = ox.NamedNode(str(graph_iri))
+    for s, p, o in graph:
+        yield ox.Quad(to_ox(s), to_ox(p), to_ox(o), name)
+
+
+def _versions(store_dir: Path) -> list[tuple[int, Path]]:
+    pattern = re.compile(re.escape(store_dir.name) + r"\.v(\d+)$")
+    found = []
+    if store_dir.parent.is_dir():
+        for child in store_dir.parent.iterdir():
+            match = pattern.match(child.name)
+            if match and child.is_dir():
+                found.append((int(match.group(1)), child))
+    return sorted(found)
+
+
+class Store:
+    """A built knowledge-graph store: query it, list its graphs, read its build metadata."""
+
+    def __init__(self, oxstore: ox.Store, path: Path | None = None, metadata: dict[str, Any] | None = None) -> None:
+        self.ox = oxstore
+        self.path = path
+        self.metadata = metadata or {}
+
+    @classmethod
+    def open(cls, store_dir: Path, *, read_only: bool = True) -> Store:
+        """Open the current version of a built store."""
+        target = store_dir.resolve()
+        if not (target / METADATA_FILE).exists():
+            raise StoreMissing(f"no built store at {store_dir}; run 'kg build' first")
+        metadata = json.loads((target / METADATA_FILE).read_text(encoding="utf-8"))
+        oxstore = ox.Store.read_only(str(target)) if read_only else ox.Store(str(target))
+        return cls(oxstore, target, metadata)
+
+    @classmethod
+    def in_memory(cls, graphs: dict[URIRef, Graph], metadata: dict[str, Any] | None = None) -> Store:
+        """A store held in memory, filled with named graphs and their merge as default graph."""
+        oxstore = ox.Store()
+        _fill(oxstore, graphs)
+        return cls(oxstore, None, metadata)
+
+    def query(self, sparql: str, **options: Any) -> Any:
+        """Run a SPARQL query (the default graph is the merge of all graphs)."""
+        return self.ox.query(sparql, **options)
+
+    def graph_names(self) -> list[str]:
+        """IRIs of the named graphs, sorted."""
+        return sorted(g.value for g in self.ox.named_graphs() if isinstance(g, ox.NamedNode))
+
+    def quads(self, graph: str | None = None) -> Iterator[ox.Quad]:
+        """Quads of one named graph, or of all named graphs."""
+        if graph is None:
+            for name in self.graph_names():
+                yield from self.ox.quads_for_pattern(None, None, None, ox.NamedNode(name))
+        else:
+            yield from self.ox.quads_for_pattern(None, None, None, ox.NamedNode(graph))
+
+    def default_triples(self) -> Iterator[ox.Triple]:
+        """Triples of the default graph (the merge of all named graphs)."""
+        for quad in self.ox.quads_for_pattern(None, None, None, ox.DefaultGraph()):
+            yield quad.triple
+
+    def rdflib_graph(self, graph: str | None = None) -> Graph:
+        """One named graph, or the merge of all, as an rdflib Graph."""
+        result = Graph()
+        source: Iterable[Any] = self.default_triples() if graph is None else (q.triple for q in self.quads(graph))
+        for t in source:
+            result.add((from_ox(t.subject), from_ox(t.predicate), from_ox(t.object)))
+        return result
+
+
+def _fill(oxstore: ox.Store, graphs: dict[URIRef, Graph]) -> None:
+    for graph_iri in sorted(graphs):
+        quads = list(graph_quads(graph_iri, graphs[graph_iri]))
+        oxstore.extend(quads)
+        oxstore.extend(ox.Quad(q.subject, q.predicate, q.object, ox.DefaultGraph()) for q in quads)
+
+
+def write_store(store_dir: Path, graphs: dict[URIRef, Graph], metadata: dict[str, Any]) -> Path:
+    """Write graphs into a fresh store version and switch the store symlink to it atomically."""
+    store_dir = store_dir.absolute()
+    store_dir.parent.mkdir(parents=True, exist_ok=True)
+    if store_dir.exists() and not store_dir.is_symlink():
+        raise BuildError(f"{store_dir} exists and is not a kg store link; move it away or choose --store")
+    versions = _versions(store_dir)
+    number = versions[-1][0] + 1 if versions else 1
+    target = store_dir.parent / f"{store_dir.name}.v{number}"
+    try:
+        oxstore = ox.Store(str(target))
+        _fill(oxstore, graphs)
+        oxstore.flush()
+        del oxstore
+        (target / METADATA_FILE).write_text(json.dumps(metadata, indent=2, sort_keys=True), encoding="utf-8")
+        link = store_dir.parent / f".{store_dir.name}.link-{os.getpid()}"
+        if link.is_symlink():
+            link.unlink()
+        link.symlink_to(target.name)
+        os.replace(link, store_dir)
+    except BaseException:
+        shutil.rmtree(target, ignore_errors=True)
+        raise
+    for _, old in _versions(store_dir)[:-KEEP_VERSIONS]:
+        shutil.rmtree(old, ignore_errors=True)
+    return target

@@ -82,7 +82,7 @@ def asserted(mapped) -> Graph:  # type: ignore[no-untyped-def]
 @pytest.fixture(scope="session")
 def ontology(config: Config) -> Graph:
     """The project ontology."""
-    from kg.pipeline import load_turtle_dir
+    from kg.sources import load_turtle_dir
 
     return load_turtle_dir(config.ontology)
 
@@ -90,7 +90,7 @@ def ontology(config: Config) -> Graph:
 @pytest.fixture(scope="session")
 def shapes(config: Config) -> Graph:
     """The SHACL shapes."""
-    from kg.pipeline import load_turtle_dir
+    from kg.sources import load_turtle_dir
 
     return load_turtle_dir(config.shapes)
 
@@ -127,3 +127,9 @@ def app(built_store_dir: Path):  # type: ignore[no-untyped-def]
 def client(app):  # type: ignore[no-untyped-def]
     """A test client for the app."""
     return app.test_client()
+
+
+@pytest.fixture()
+def store_free_data() -> Path:
+    """The repository's data directory (for commands that need no store)."""
+    return REPO_DATA

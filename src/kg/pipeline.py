@@ -11,29 +11,17 @@ from pathlib import Path
 from rdflib import Graph, URIRef
 
 from .config import Config
-from .errors import Location, SourceError, ValidationFailed
+from .errors import ValidationFailed
 from .iris import Minter
 from .mapping import MappedGraphs, map_corpus
 from .model import Corpus, parse_corpus
-from .namespaces import bind_prefixes
 from .reasoning import infer
 from .resolve import resolve
-from .sources import DataFiles, read_data_dir
+from .sources import DataFiles, load_turtle_dir, read_data_dir
 from .store import write_store
 from .validation import ValidationReport, validate_graphs
 
 Progress = Callable[[str], None]
-
-
-def load_turtle_dir(directory: Path) -> Graph:
-    """Parse every *.ttl file of a local directory into one graph (never fetches anything)."""
-    graph = bind_prefixes(Graph())
-    files = sorted(directory.glob("*.ttl"))
-    if not files:
-        raise SourceError(Location(directory), "no *.ttl files found; point the setting at a folder of Turtle files")
-    for file in files:
-        graph.parse(source=str(file), format="turtle")
-    return graph
 
 
 def _reference_sha(files: DataFiles) -> str:

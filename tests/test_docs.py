@@ -1,0 +1,60 @@
+"""The docs stay true: the README documents every command, option, route and setting; __all__ is complete."""
+
+from __future__ import annotations
+
+import re
+
+import click
+import pytest
+
+import kg
+from kg.cli import main
+from kg.config import PROJECT_ROOT, settings_table
+
+README = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", sorted(main.commands))
+def test_every_command_is_documented(name: str) -> None:
+    assert f"kg {name}" in README
+
+
+@pytest.mark.parametrize(("command", "option"), [
+    (name, opt) for name, cmd in sorted(main.commands.items()) for param in cmd.params
+    if isinstance(param, click.Option) for opt in param.opts if opt.startswith("--")])
+def test_every_option_is_documented(command: str, option: str) -> None:
+    assert option in README, f"kg {command} {option} is not in the README"
+
+
+def test_every_route_is_documented(app) -> None:  # type: ignore[no-untyped-def]
+    routes = {re.sub(r"<[^>]+>", "…", rule.rule) for rule in app.url_map.iter_rules() if rule.endpoint != "static"}
+    missing = [r for r in sorted(routes) if f"`{r.split('…')[0]}" not in README]
+    assert not missing, f"routes missing from the README: {missing}"
+
+
+@pytest.mark.parametrize("variable", [row[0] for row in settings_table()])
+def test_every_setting_is_documented(variable: str) -> None:
+    assert variable in README
+
+
+def test_quick_start_commands_are_in_ci() -> None:
+    ci = (PROJECT_ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    test_command = ci.strip().splitlines()[-1]
+    assert test_command in README
+
+
+def test_public_api_is_complete() -> None:
+    for name in kg.__all__:
+        assert getattr(kg, name) is not None
+
+
+def _readme_queries() -> list[str]:
+    blocks = re.findall(r"```sparql\n(.*?)```", README, flags=re.S)
+    prefixes, queries = blocks[0], blocks[1:]
+    return [prefixes + q for q in queries]
+
+
+@pytest.mark.parametrize("query", _readme_queries(), ids=lambda q: f"q{_readme_queries().index(q) + 1}")
+def test_readme_example_queries_answer(store, query: str) -> None:  # type: ignore[no-untyped-def]
+    rows = list(store.query(query))
+    assert rows, "an example query in the README returned nothing"

@@ -1,0 +1,56 @@
+"""A real `kg serve` (gunicorn) process on 127.0.0.1: builds when there is no store, then answers."""
+
+from __future__ import annotations
+
+import json
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from .conftest import REPO_DATA
+from .server_process import kg_serve
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """A served store built from scratch by `kg serve` itself."""
+    store = tmp_path_factory.mktemp("serve") / "store"
+    with kg_serve(REPO_DATA, store) as url:
+        yield url, store
+
+
+def _get(url: str, accept: str) -> tuple[int, str, bytes]:
+    request = urllib.request.Request(url, headers={"Accept": accept})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.status, response.headers["Content-Type"], response.read()
+
+
+def test_serve_builds_the_missing_store(server) -> None:  # type: ignore[no-untyped-def]
+    _, store = server
+    assert Path(store).is_symlink()
+
+
+def test_sparql_over_http(server) -> None:  # type: ignore[no-untyped-def]
+    url, _ = server
+    query = 'SELECT ?n WHERE { ?p <http://schema.org/alternateName> "肖文聪"@zh ; <http://schema.org/name> ?n }'
+    status, ctype, body = _get(f"{url}/sparql?{urllib.parse.urlencode({'query': query})}",
+                               "application/sparql-results+json")
+    assert status == 200 and ctype.startswith("application/sparql-results+json")
+    assert json.loads(body)["results"]["bindings"][0]["n"]["value"] == "Wencong Xiao"
+
+
+def test_sparql_post_form_over_http(server) -> None:  # type: ignore[no-untyped-def]
+    url, _ = server
+    data = urllib.parse.urlencode({"query": "ASK { ?s ?p ?o }"}).encode()
+    request = urllib.request.Request(f"{url}/sparql", data=data,
+                                     headers={"Accept": "application/sparql-results+json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert json.loads(response.read())["boolean"] is True
+
+
+def test_health(server) -> None:  # type: ignore[no-untyped-def]
+    url, _ = server
+    status, _, body = _get(f"{url}/health", "application/json")
+    assert status == 200 and json.loads(body)["status"] == "ok"

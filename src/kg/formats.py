@@ -1,0 +1,242 @@
+"""One table of RDF and SPARQL results formats, and one content negotiation function.
+
+>>> Format.TURTLE.media_type, Format.TURTLE.extension
+('text/turtle', 'ttl')
+>>> Format.from_media_type("application/sparql-results+json; charset=utf-8")
+<Format.SPARQL_JSON: 'application/sparql-results+json'>
+>>> negotiate("text/csv;q=0.5, application/sparql-results+xml", RESULTS_FORMATS).name
+'SPARQL_XML'
+>>> negotiate(None, GRAPH_FORMATS, format_param="jsonld").media_type
+'application/ld+json'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import Enum
+from typing import Any
+
+import pyoxigraph as ox
+from werkzeug.datastructures import MIMEAccept
+from werkzeug.http import parse_accept_header
+
+from .errors import KgError
+
+# (name, media type, extension, pyoxigraph format, rdflib format name, aliases for format=, other media types)
+_TABLE: dict[str, tuple[str, str, Any, str | None, tuple[str, ...], tuple[str, ...]]] = {
+    "SPARQL_JSON": ("application/sparql-results+json", "srj", ox.QueryResultsFormat.JSON, None,
+                    ("json", "srj", "sparql-json"), ("application/json",)),
+    "SPARQL_XML": ("application/sparql-results+xml", "srx", ox.QueryResultsFormat.XML, None,
+                   ("xml", "srx", "sparql-xml"), ("application/xml", "text/xml")),
+    "CSV": ("text/csv", "csv", ox.QueryResultsFormat.CSV, None, ("csv",), ()),
+    "TSV": ("text/tab-separated-values", "tsv", ox.QueryResultsFormat.TSV, None, ("tsv",), ()),
+    "TURTLE": ("text/turtle", "ttl", ox.RdfFormat.TURTLE, "turtle", ("ttl", "turtle"), ("application/x-turtle",)),
+    "N_TRIPLES": ("application/n-triples", "nt", ox.RdfFormat.N_TRIPLES, "nt", ("nt", "ntriples", "n-triples"), ()),
+    "N_QUADS": ("application/n-quads", "nq", ox.RdfFormat.N_QUADS, "nquads", ("nq", "nquads", "n-quads"), ()),
+    "TRIG": ("application/trig", "trig", ox.RdfFormat.TRIG, "trig", ("trig",), ()),
+    "JSON_LD": ("application/ld+json", "jsonld", ox.RdfFormat.JSON_LD, "json-ld", ("jsonld", "json-ld", "json"),
+                ("application/json",)),
+    "RDF_XML": ("application/rdf+xml", "rdf", ox.RdfFormat.RDF_XML, "xml", ("rdf", "rdfxml", "rdf-xml", "owl", "xml"),
+                ("application/xml", "text/xml")),
+    "HTML": ("text/html", "html", None, None, ("html",), ("application/xhtml+xml",)),
+}
+
+
+class NotAcceptable(KgError):
+    """None of the formats a resource offers is acceptable to the client."""
+
+    status = 406
+    exit_code = 2
+
+    def __init__(self, message: str, supported: Sequence[Format]) -> None:
+        self.supported = tuple(supported)
+        super().__init__(f"{message}; supported: {', '.join(f.media_type for f in self.supported)}")
+
+
+class Format(Enum):
+    """A serialisation format: its media type, file extension, pyoxigraph and rdflib names, and aliases."""
+
+    SPARQL_JSON = "application/sparql-results+json"
+    SPARQL_XML = "application/sparql-results+xml"
+    CSV = "text/csv"
+    TSV = "text/tab-separated-values"
+    TURTLE = "text/turtle"
+    N_TRIPLES = "application/n-triples"
+    N_QUADS = "application/n-quads"
+    TRIG = "application/trig"
+    JSON_LD = "application/ld+json"
+    RDF_XML = "application/rdf+xml"
+    HTML = "text/html"
+
+    @property
+    def media_type(self) -> str:
+        """The canonical media type, without parameters."""
+        return str(self.value)
+
+    @property
+    def media_types(self) -> tuple[str, ...]:
+        """The canonical media type followed by the other types clients use for this format."""
+        return (self.media_type,) + _TABLE[self.name][5]
+
+    @property
+    def content_type(self) -> str:
+        """The Content-Type header value for a response in this format (text types say UTF-8)."""
+        return f"{self.media_type}; charset=utf-8" if self.media_type.startswith("text/") else self.media_type
+
+    @property
+    def extension(self) -> str:
+        """The usual file extension, without the dot."""
+        return _TABLE[self.name][1]
+
+    @property
+    def ox(self) -> Any:
+        """The pyoxigraph RdfFormat or QueryResultsFormat, or None (HTML)."""
+        return _TABLE[self.name][2]
+
+    @property
+    def rdflib_name(self) -> str | None:
+        """The rdflib parser/serializer plugin name, for RDF formats."""
+        return _TABLE[self.name][3]
+
+    @property
+    def aliases(self) -> tuple[str, ...]:
+        """Short names accepted by the format= parameter."""
+        return _TABLE[self.name][4]
+
+    @property
+    def iri(self) -> str | None:
+        """The W3C formats IRI (http://www.w3.org/ns/formats/...), if there is one."""
+        return None if self.ox is None else str(self.ox.iri)
+
+    @property
+    def is_results(self) -> bool:
+        """Whether this is a SPARQL query results format (SELECT/ASK)."""
+        return isinstance(self.ox, ox.QueryResultsFormat)
+
+    @property
+    def is_rdf(self) -> bool:
+        """Whether this is an RDF graph or dataset format (CONSTRUCT/DESCRIBE)."""
+        return isinstance(self.ox, ox.RdfFormat)
+
+    @property
+    def supports_datasets(self) -> bool:
+        """Whether the format can carry named graphs (N-Quads, TriG).
+
+        >>> Format.TRIG.supports_datasets, Format.TURTLE.supports_datasets
+        (True, False)
+        """
+        return self.is_rdf and bool(self.ox.supports_datasets)
+
+    @classmethod
+    def from_media_type(cls, media_type: str) -> Format | None:
+        """The format whose canonical media type this is (parameters such as charset are ignored)."""
+        bare = media_type.split(";", 1)[0].strip().lower()
+        return next((f for f in cls if f.media_type == bare), None)
+
+    @classmethod
+    def from_extension(cls, extension: str) -> Format | None:
+        """The format with this file extension (with or without the dot).
+
+        >>> Format.from_extension(".jsonld")
+        <Format.JSON_LD: 'application/ld+json'>
+        """
+        bare = extension.lower().lstrip(".")
+        return next((f for f in cls if f.extension == bare), None)
+
+    @classmethod
+    def from_name(cls, name: str, candidates: Iterable[Format] | None = None) -> Format | None:
+        """The first candidate named by an alias, extension, enum name or media type (for format=).
+
+        >>> Format.from_name("xml", RESULTS_FORMATS), Format.from_name("xml", GRAPH_FORMATS)
+        (<Format.SPARQL_XML: 'application/sparql-results+xml'>, <Format.RDF_XML: 'application/rdf+xml'>)
+        """
+        key = name.strip().lower()
+        for fmt in cls if candidates is None else candidates:
+            if key in fmt.aliases or key == fmt.extension or key == fmt.name.lower() or key in fmt.media_types:
+                return fmt
+        return None
+
+
+RESULTS_FORMATS: tuple[Format, ...] = (Format.SPARQL_JSON, Format.SPARQL_XML, Format.CSV, Format.TSV)
+BOOLEAN_FORMATS: tuple[Format, ...] = RESULTS_FORMATS
+GRAPH_FORMATS: tuple[Format, ...] = (Format.TURTLE, Format.N_TRIPLES, Format.N_QUADS, Format.TRIG,
+                                     Format.JSON_LD, Format.RDF_XML)
+
+
+def _specificity(media_range: str, media_type: str) -> int:
+    """How specifically a media range matches a media type: 2 exact, 1 type/*, 0 */*, -1 no match."""
+    if media_range in ("*/*", "*"):
+        return 0
+    range_type, _, range_sub = media_range.partition("/")
+    kind, _, sub = media_type.partition("/")
+    if range_type != kind:
+        return -1
+    if range_sub == "*":
+        return 1
+    return 2 if range_sub == sub else -1
+
+
+def quality(accept: MIMEAccept, media_type: str, *, exact: bool = False) -> float:
+    """The client's quality for a media type: the q of the most specific matching range (RFC 9110 12.5.1).
+
+    With exact, wildcard ranges do not count (used for a format's secondary media types).
+
+    >>> accept = parse_accept_header("text/*;q=0.5, text/csv;q=0, */*;q=0.1", MIMEAccept)
+    >>> quality(accept, "text/csv"), quality(accept, "text/tsv"), quality(accept, "image/png")
+    (0.0, 0.5, 0.1)
+    """
+    best, value = -1, 0.0
+    for raw, q in accept:
+        spec = _specificity(raw.split(";", 1)[0].strip().lower(), media_type)
+        if exact and spec < 2:
+            continue
+        if spec > best or (spec == best and q > value):
+            best, value = spec, q
+    return float(value) if best >= 0 else 0.0
+
+
+def negotiate(accept_header: str | None, candidates: Sequence[Format], format_param: str | None = None) -> Format:
+    """Choose the response format: format= first, then the Accept header; ties go to the earlier candidate.
+
+    Args:
+        accept_header: the request's Accept header (missing or empty means anything).
+        candidates: the formats this resource offers, the preferred one first.
+        format_param: an explicit format= value (alias, extension or media type), which wins over Accept.
+
+    Returns:
+        The chosen format.
+
+    Raises:
+        NotAcceptable: nothing offered is acceptable; the message lists the supported media types.
+
+    >>> negotiate("*/*", GRAPH_FORMATS).name
+    'TURTLE'
+    >>> negotiate("text/*", RESULTS_FORMATS).name
+    'CSV'
+    >>> negotiate("image/png", RESULTS_FORMATS)
+    Traceback (most recent call last):
+    ...
+    kg.formats.NotAcceptable: no acceptable format for Accept: image/png; supported: application/sparql-results+json, ...
+    """
+    if not candidates:
+        raise ValueError("negotiate needs at least one candidate format")
+    if format_param:
+        chosen = Format.from_name(format_param, candidates)
+        if chosen is None:
+            raise NotAcceptable(f"format={format_param} is not available here", candidates)
+        return chosen
+    if not accept_header or not accept_header.strip():
+        return candidates[0]
+    accept = parse_accept_header(accept_header, MIMEAccept)
+    best: Format | None = None
+    best_q = 0.0
+    for fmt in candidates:
+        q = max([quality(accept, fmt.media_type)] + [quality(accept, alt, exact=True) for alt in fmt.media_types[1:]])
+        if q > best_q:
+            best, best_q = fmt, q
+    if best is None:
+        raise NotAcceptable(f"no acceptable format for Accept: {accept_header}", candidates)
+    return best
+
+
+__all__ = ["BOOLEAN_FORMATS", "GRAPH_FORMATS", "RESULTS_FORMATS", "Format", "NotAcceptable", "negotiate", "quality"]

@@ -27,7 +27,7 @@ def test_triple_formats_round_trip(store: Store, fmt: str) -> None:
 @pytest.mark.parametrize("fmt", ["nq", "trig"])
 def test_quad_formats_keep_named_graphs(store: Store, fmt: str) -> None:
     dataset = Dataset()
-    dataset.parse(data=export(store, fmt), format=fmt)
+    dataset.parse(data=export(store, fmt), format={"nq": "nquads", "trig": "trig"}[fmt])
     for name in store.graph_names():
         assert_isomorphic(Graph() + dataset.graph(URIRef(name)), store.rdflib_graph(name))
 

@@ -42,6 +42,9 @@ _TABLE: dict[str, tuple[str, str, Any, str | None, tuple[str, ...], tuple[str, .
 }
 
 
+W3C_FORMATS = "http://www.w3.org/ns/formats/"
+
+
 class NotAcceptable(KgError):
     """None of the formats a resource offers is acceptable to the client."""
 
@@ -105,8 +108,14 @@ class Format(Enum):
 
     @property
     def iri(self) -> str | None:
-        """The W3C formats IRI (http://www.w3.org/ns/formats/...), if there is one."""
-        return None if self.ox is None else str(self.ox.iri)
+        """The W3C formats IRI (http://www.w3.org/ns/formats/...), if there is one.
+
+        >>> Format.JSON_LD.iri, Format.SPARQL_JSON.iri
+        ('http://www.w3.org/ns/formats/JSON-LD', 'http://www.w3.org/ns/formats/SPARQL_Results_JSON')
+        """
+        if self.ox is None:
+            return None
+        return W3C_FORMATS + "JSON-LD" if self is Format.JSON_LD else str(self.ox.iri)
 
     @property
     def is_results(self) -> bool:
@@ -216,7 +225,7 @@ def negotiate(accept_header: str | None, candidates: Sequence[Format], format_pa
     >>> negotiate("image/png", RESULTS_FORMATS)
     Traceback (most recent call last):
     ...
-    kg.formats.NotAcceptable: no acceptable format for Accept: image/png; supported: application/sparql-results+json, ...
+    kg.formats.NotAcceptable: no acceptable format for Accept: image/png; supported: ...
     """
     if not candidates:
         raise ValueError("negotiate needs at least one candidate format")

@@ -22,6 +22,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from .errors import BuildError, StoreMissing
 
 METADATA_FILE = "kg-build.json"
+XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 KEEP_VERSIONS = 2
 
 
@@ -49,6 +50,8 @@ def from_ox(term: Any) -> Any:
     if isinstance(term, ox.Literal):
         if term.language:
             return Literal(term.value, lang=term.language)
+        if term.datatype.value == XSD_STRING:
+            return Literal(term.value)
         return Literal(term.value, datatype=URIRef(term.datatype.value))
     raise TypeError(f"cannot convert {term!r}")
 

@@ -1,0 +1,91 @@
+"""The Flask app factory: one blueprint per surface, one error handler for every error.
+
+Routes: ``/sparql`` (SPARQL 1.1 Protocol and service description), ``/store`` (Graph Store Protocol, read
+side), ``/health``.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from ..config import Config
+from ..errors import KgError
+from ..store import Store
+from .graphstore import bp as graphstore_bp
+from .health import bp as health_bp
+from .sparql import bp as sparql_bp
+from .state import EXTENSION, StoreHandle
+
+BLUEPRINTS = (sparql_bp, graphstore_bp, health_bp)
+logger = logging.getLogger(__name__)
+
+
+def create_app(config: Config | None = None, store: Store | None = None) -> Flask:
+    """Build the app; with no store given, the configured one is opened on first use (read-only).
+
+    Args:
+        config: runtime settings (defaults from Config()).
+        store: an already open store to serve instead of config.store (tests, embedding).
+
+    Returns:
+        The Flask application.
+    """
+    config = config or Config()
+    app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = config.max_request_bytes
+    app.config["MAX_FORM_MEMORY_SIZE"] = config.max_request_bytes
+    app.extensions[EXTENSION] = StoreHandle(config, store)
+    for blueprint in BLUEPRINTS:
+        app.register_blueprint(blueprint)
+    app.register_error_handler(KgError, render_kg_error)
+    app.register_error_handler(HTTPException, render_http_error)
+    app.register_error_handler(Exception, render_unexpected)
+    return app
+
+
+def wants_json() -> bool:
+    """Whether the client prefers application/json over text/plain for an error message."""
+    accept = request.accept_mimetypes
+    return accept.quality("application/json") > accept.quality("text/plain") and "application/json" in accept.values()
+
+
+def error_response(status: int, title: str, message: str) -> Response:
+    """A short text/plain (or JSON, if asked) error message; never a stack trace."""
+    if wants_json():
+        response = jsonify(status=status, error=title, message=message)
+    else:
+        response = Response(f"{status} {title}: {message}\n", content_type="text/plain; charset=utf-8")
+    response.status_code = status
+    return response
+
+
+def render_kg_error(error: KgError) -> Response:
+    """Render a KgError with its own status."""
+    title = type(error).__name__
+    if error.status >= 500:
+        logger.warning("%s: %s", title, error)
+    return error_response(error.status, title, str(error))
+
+
+def render_http_error(error: HTTPException) -> Response:
+    """Render a werkzeug HTTP error (404, 405, 413, ...) keeping its headers, such as Allow."""
+    status = error.code or 500
+    response = error_response(status, error.name, error.description or error.name)
+    for name, value in error.get_headers():
+        if name.lower() != "content-type":
+            response.headers[name] = value
+    return response
+
+
+def render_unexpected(error: Exception) -> Response:
+    """Log an unexpected exception and answer 500 without details."""
+    if isinstance(error, HTTPException):
+        return render_http_error(error)
+    logger.error("unexpected error on %s %s", request.method, request.path, exc_info=error)
+    return error_response(500, "Internal Server Error", "internal error")
+
+
+__all__ = ["create_app"]

@@ -1,0 +1,68 @@
+"""Query guards: refuse federated queries (SERVICE) before anything runs.
+
+The decision is made on SPARQL tokens, not on the raw text: strings, IRIs, comments, variables, prefixed
+names and language tags are tokens of their own, so only a bare ``SERVICE`` keyword counts.
+
+>>> keywords('SELECT * WHERE { ?s ?p "SERVICE" } # SERVICE')
+['SELECT', 'WHERE']
+>>> uses_service('SELECT * { SERVICE <http://example.org/sparql> { ?s ?p ?o } }')
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..errors import BadQuery
+
+REFUSED_KEYWORDS = {"SERVICE": "federated queries (SERVICE) are not allowed on this endpoint"}
+
+_TOKEN = re.compile(
+    r"""
+    (?P<comment>\#[^\r\n]*)
+  | (?P<string>'''(?:[^'\\]|\\.|'(?!''))*'''|\"\"\"(?:[^"\\]|\\.|"(?!""))*\"\"\"
+      |'(?:[^'\\\r\n]|\\.)*'|"(?:[^"\\\r\n]|\\.)*")
+  | (?P<iri><[^<>"{}|^`\\\x00-\x20]*>)
+  | (?P<var>[?$]\w+)
+  | (?P<lang>@[A-Za-z]+(?:-[A-Za-z0-9]+)*)
+  | (?P<name>(?:[^\W\d][\w.\-]*)?:[\w.\-:%\\]*|[^\W\d][\w\-]*)
+  | (?P<other>\S)
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+
+def tokens(query: str) -> Iterator[tuple[str, str]]:
+    """(kind, text) for every SPARQL token of a query; whitespace is skipped.
+
+    >>> [kind for kind, _ in tokens('ex:SERVICE "a" <b> ?c @en')]
+    ['name', 'string', 'iri', 'var', 'lang']
+    """
+    for match in _TOKEN.finditer(query):
+        kind = match.lastgroup or "other"
+        yield kind, match.group(kind)
+
+
+def keywords(query: str) -> list[str]:
+    """The bare words of a query (keywords and function names), upper-cased, without prefixed names."""
+    return [text.upper() for kind, text in tokens(query) if kind == "name" and ":" not in text]
+
+
+def uses_service(query: str) -> bool:
+    """Whether the query contains a SERVICE clause.
+
+    >>> uses_service('SELECT ?s { ?s <http://ex.org/SERVICE> "SERVICE" } # SERVICE')
+    False
+    >>> uses_service('SELECT * { ?s ?p true.SERVICE <http://ex.org/sparql> {} }')
+    True
+    """
+    return "SERVICE" in keywords(query)
+
+
+def check_query(query: str) -> None:
+    """Raise BadQuery if the query uses a refused feature."""
+    found = set(keywords(query))
+    for keyword, reason in REFUSED_KEYWORDS.items():
+        if keyword in found:
+            raise BadQuery(reason)

@@ -1,0 +1,22 @@
+"""GET /health: whether a store is open, how many triples it holds, and when it was built."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify
+
+from ..errors import StoreMissing
+from .state import get_store
+
+bp = Blueprint("health", __name__)
+
+
+@bp.route("/health", methods=["GET"])
+def health() -> tuple[Response, int]:
+    """{status, triples, built_at}: 200 with a store, 503 without one."""
+    try:
+        store = get_store()
+    except StoreMissing as error:
+        return jsonify(status="unavailable", triples=0, built_at=None, message=str(error)), 503
+    counts = store.metadata.get("triples", {})
+    total = sum(int(n) for n in counts.values())
+    return jsonify(status="ok", triples=total, built_at=store.metadata.get("built_at")), 200

@@ -1,0 +1,140 @@
+"""Run a query against the store and serialise its results within the row and time limits.
+
+Result-size limit: a result with more than ``max_results`` rows (SELECT) or triples (CONSTRUCT/DESCRIBE)
+is an error (``TooManyResults``, 400, "add a LIMIT"), never a silently truncated answer: clients such as
+SPARQLWrapper ignore headers, and a truncated COUNT-less result looks complete. The check streams the
+results once in a line-per-row format (TSV / N-Triples, one row or triple per line, nothing escaped onto
+a second line) and stops as soon as the limit is passed, so an oversized result is never built in full.
+
+Time limit: ``query_timeout`` is checked each time pyoxigraph hands over a chunk of serialised results
+(``QueryTimeout``, 503). pyoxigraph offers no way to cancel a query, so a query that computes for long
+before producing its first chunk is only stopped at that chunk.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pyoxigraph as ox
+
+from ..errors import BadQuery
+from ..formats import BOOLEAN_FORMATS, GRAPH_FORMATS, RESULTS_FORMATS, Format
+from ..namespaces import PREFIXES
+from ..store import Store
+from .errors import QueryTimeout, TooManyResults
+
+SELECT, ASK, GRAPH = "select", "ask", "graph"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How many rows or triples a result may have, and for how many seconds a query may run."""
+
+    max_results: int
+    timeout: float
+
+
+class _Counter(io.RawIOBase):
+    """A binary sink that counts lines and stops the writer past a line or time limit."""
+
+    def __init__(self, max_lines: int, limits: Limits, unit: str) -> None:
+        super().__init__()
+        self.chunks: list[bytes] = []
+        self.lines = 0
+        self.max_lines = max_lines
+        self.limits = limits
+        self.unit = unit
+        self.deadline = time.monotonic() + limits.timeout
+
+    def writable(self) -> bool:
+        """Always writable."""
+        return True
+
+    def write(self, data: Any) -> int:
+        """Keep a chunk; raise once the line or time limit is passed."""
+        chunk = bytes(data)
+        self.chunks.append(chunk)
+        self.lines += chunk.count(b"\n")
+        if self.lines > self.max_lines:
+            raise TooManyResults(f"the result has more than {self.limits.max_results} {self.unit}, the most this "
+                                 "endpoint returns; add a LIMIT or narrow the query")
+        if time.monotonic() > self.deadline:
+            raise QueryTimeout(f"the query ran past the time limit of {self.limits.timeout:g} s; "
+                               "narrow it or add a LIMIT")
+        return len(chunk)
+
+    def value(self) -> bytes:
+        """Everything written."""
+        return b"".join(self.chunks)
+
+
+def query_form(result: Any) -> str:
+    """SELECT, ASK or GRAPH (CONSTRUCT/DESCRIBE) for a pyoxigraph query result."""
+    if isinstance(result, ox.QuerySolutions):
+        return SELECT
+    if isinstance(result, ox.QueryBoolean):
+        return ASK
+    return GRAPH
+
+
+def formats_for(form: str) -> Sequence[Format]:
+    """The formats a result of this query form can be serialised in, preferred first."""
+    return {SELECT: RESULTS_FORMATS, ASK: BOOLEAN_FORMATS, GRAPH: GRAPH_FORMATS}[form]
+
+
+def run_query(store: Store, text: str, *, base_iri: str, default_graphs: Sequence[str] = (),
+              named_graphs: Sequence[str] = (), dataset: bool = False) -> Any:
+    """Parse and start a query; with dataset, the given graphs replace the query's own dataset.
+
+    Raises:
+        BadQuery: a syntax error (with pyoxigraph's position) or an invalid graph IRI.
+    """
+    options: dict[str, Any] = {"base_iri": base_iri, "prefixes": PREFIXES}
+    if dataset:
+        options["default_graph"] = [_graph_node(iri, "default-graph-uri") for iri in default_graphs]
+        options["named_graphs"] = [_graph_node(iri, "named-graph-uri") for iri in named_graphs]
+    try:
+        return store.query(text, **options)
+    except SyntaxError as error:
+        raise BadQuery(f"malformed query: {error}") from None
+
+
+def _graph_node(iri: str, param: str) -> ox.NamedNode:
+    try:
+        return ox.NamedNode(iri)
+    except ValueError as error:
+        raise BadQuery(f"{param} {iri!r} is not an absolute IRI: {error}") from None
+
+
+def serialize_result(result: Any, fmt: Format, limits: Limits) -> bytes:
+    """Serialise a query result in fmt, enforcing the row/triple and time limits."""
+    form = query_form(result)
+    if form == ASK:
+        return bytes(result.serialize(format=fmt.ox))
+    if form == SELECT:
+        counter = _Counter(limits.max_results + 1, limits, "rows")  # +1: the TSV header line
+        result.serialize(counter, format=ox.QueryResultsFormat.TSV)
+        if fmt is Format.TSV:
+            return counter.value()
+        out = io.BytesIO()
+        ox.parse_query_results(counter.value(), format=ox.QueryResultsFormat.TSV).serialize(out, format=fmt.ox)
+        return out.getvalue()
+    counter = _Counter(limits.max_results, limits, "triples")
+    result.serialize(counter, format=ox.RdfFormat.N_TRIPLES)
+    if fmt is Format.N_TRIPLES:
+        return counter.value()
+    return serialize_rdf(ox.parse(counter.value(), format=ox.RdfFormat.N_TRIPLES), fmt)
+
+
+def serialize_rdf(statements: Iterable[Any], fmt: Format, prefixes: Mapping[str, str] = PREFIXES) -> bytes:
+    """Serialise pyoxigraph triples or quads in an RDF format, with prefixes where the format has them."""
+    if not fmt.is_rdf:
+        raise ValueError(f"{fmt.media_type} is not an RDF format")
+    used = dict(prefixes) if fmt in (Format.TURTLE, Format.TRIG, Format.RDF_XML) else None
+    out = io.BytesIO()
+    ox.serialize(statements, out, format=fmt.ox, prefixes=used)
+    return out.getvalue()

@@ -1,0 +1,78 @@
+"""The SPARQL 1.1 Protocol endpoint /sparql: queries, the service description, and refused updates.
+
+GET or POST (form-encoded or application/sparql-query) runs a query; a GET without a query answers the
+service description (Turtle by default, an HTML form for browsers). Updates answer 403: the endpoint is
+read-only. Results are content-negotiated (Accept, or format= which wins) and carry ``Vary: Accept``.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, request, url_for
+
+from ..errors import BadQuery
+from ..formats import GRAPH_FORMATS, Format, negotiate
+from .cors import add_cors_headers
+from .description import SD_PREFIXES, ox_triples, query_page, service_description
+from .errors import ReadOnly
+from .guard import check_query
+from .protocol import Operation, read_operation
+from .results import Limits, formats_for, query_form, run_query, serialize_rdf, serialize_result
+from .state import get_config, get_store
+
+bp = Blueprint("sparql", __name__)
+DESCRIPTION_FORMATS: tuple[Format, ...] = GRAPH_FORMATS + (Format.HTML,)
+
+
+@bp.after_request
+def cors(response: Response) -> Response:
+    """CORS on every /sparql response, including OPTIONS preflights and errors."""
+    return add_cors_headers(response, request, get_config().cors_origins)
+
+
+def endpoint_url() -> str:
+    """The absolute URL of the endpoint (also the base IRI for relative IRIs in queries)."""
+    return url_for("sparql.endpoint", _external=True)
+
+
+def negotiated(body: bytes | str, fmt: Format) -> Response:
+    """A response in a negotiated format."""
+    response = Response(body, content_type=fmt.content_type)
+    response.vary.add("Accept")
+    return response
+
+
+@bp.route("/sparql", methods=["GET", "POST"], strict_slashes=False)
+def endpoint() -> Response:
+    """Answer one SPARQL Protocol request."""
+    config = get_config()
+    operation = read_operation(request, config.max_request_bytes)
+    if operation.kind is None:
+        if request.method == "POST":
+            raise BadQuery("a POST needs a query (query= or application/sparql-query) or an update")
+        return describe(operation)
+    if operation.kind == "update":
+        raise ReadOnly()
+    return answer_query(operation)
+
+
+def answer_query(operation: Operation) -> Response:
+    """Run the query and serialise its result in the negotiated format."""
+    config = get_config()
+    check_query(operation.text)
+    result = run_query(get_store(), operation.text, base_iri=endpoint_url(),
+                       default_graphs=operation.default_graphs, named_graphs=operation.named_graphs,
+                       dataset=operation.has_dataset)
+    fmt = negotiate(request.headers.get("Accept"), formats_for(query_form(result)), operation.format)
+    limits = Limits(max_results=config.max_results, timeout=config.query_timeout)
+    return negotiated(serialize_result(result, fmt, limits), fmt)
+
+
+def describe(operation: Operation) -> Response:
+    """The service description as RDF, or the HTML query form for browsers."""
+    fmt = negotiate(request.headers.get("Accept"), DESCRIPTION_FORMATS, operation.format)
+    if fmt is Format.HTML:
+        return negotiated(query_page(endpoint_url()), fmt)
+    store = get_store()
+    graph = service_description(endpoint_url(), store.metadata.get("triples", {}), get_config().max_results)
+    return negotiated(serialize_rdf(ox_triples(graph), fmt, SD_PREFIXES), fmt)
+

@@ -61,3 +61,14 @@ def test_unknown_reference_names_the_field(tmp_path: Path) -> None:
     (error,) = info.value.errors
     assert "experience[0].organizations[1]" in str(error) and "'nowhere'" in str(error)
     assert error.location.line == 3
+
+
+def test_author_pinned_to_an_existing_profile(tmp_path: Path) -> None:
+    (tmp_path / "profiles").mkdir()
+    (tmp_path / "profiles" / "ada-lovelace.yaml").write_text("name: Ada Lovelace\n")
+    (tmp_path / "profiles" / "bob.yaml").write_text(
+        "name: Bob Builder\npublications:\n  - title: T\n    year: 2020\n"
+        "    authors: [Bob Builder, {name: A. Lovelace, same_as: ada-lovelace}]\n")
+    resolution = resolve(parse_corpus(read_data_dir(tmp_path)))
+    assert resolution.person("A. Lovelace") == "ada-lovelace"
+    assert resolution.person_names["ada-lovelace"] == "Ada Lovelace"

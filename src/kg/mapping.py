@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import FOAF, PROV
 
-from .iris import Minter
+from .iris import Minter, slugify
 from .mapping_reference import reference_graph
 from .mapping_works import person_node, publication_triples, year_literal
 from .model import Corpus, Education, Experience, Origin, Profile
@@ -44,15 +44,17 @@ class ProfileMapper:
         """IRI of the organisation a text names."""
         return self.minter.organization(self.resolution.organization(text))
 
-    def other_person(self, name: str) -> URIRef:
+    def other_person(self, name: str, origin: Origin) -> URIRef:
         """Typed, named node for another person mentioned on the profile."""
-        return person_node(self.graph, self.minter, self.resolution, name)
+        node = person_node(self.graph, self.minter, self.resolution, name)
+        self.origins.setdefault(node, origin)
+        return node
 
     def run(self) -> Graph:
         """Map the whole profile."""
         self.identity()
         for i, project in enumerate(self.profile.projects):
-            self.project(project.name, project.status)
+            self.project(project.name, project.status, self.profile.origin.at("projects", i))
         for i, exp in enumerate(self.profile.experience):
             self.experience(i, exp)
         for i, edu in enumerate(self.profile.education):
@@ -104,11 +106,10 @@ class ProfileMapper:
             if link.url:
                 self.add(person, SDO.sameAs, URIRef(link.url))
 
-    def project(self, name: str, status: str) -> None:
+    def project(self, name: str, status: str, origin: Origin) -> None:
         """A project node and the person's involvement."""
-        from .iris import slugify
-
         node = self.minter.project(slugify(name))
+        self.origins.setdefault(node, origin)
         self.add(node, RDF.type, SDO.Project)
         self.add(node, SDO.name, Literal(name))
         self.add(self.person, SDO.memberOf, node)
@@ -172,8 +173,8 @@ class ProfileMapper:
                 self.add(credential, SDO.about, Literal(edu.field))
             self.add(credential, SDO.recognizedBy, self.org(edu.institution))
             self.add(self.person, SDO.hasCredential, credential)
-        for adv in edu.advisors:
-            advisor = self.other_person(adv.name)
+        for i, adv in enumerate(edu.advisors):
+            advisor = self.other_person(adv.name, edu.origin.at("advisors", i))
             self.add(self.person, KG.advisor, advisor)
             if adv.honorific:
                 self.add(advisor, SDO.honorificPrefix, Literal(adv.honorific))
@@ -188,8 +189,8 @@ class ProfileMapper:
             self.add(membership, SDO.memberOf, lab)
             self.add(self.person, SDO.memberOf, membership)
             self.add(self.person, SDO.memberOf, lab)
-        for name in edu.worked_with:
-            self.add(self.person, KG.workedWith, self.other_person(name))
+        for i, name in enumerate(edu.worked_with):
+            self.add(self.person, KG.workedWith, self.other_person(name, edu.origin.at("worked_with", i)))
 
 
 def provenance(graph: Graph, minter: Minter, graph_iri: URIRef, source_path: str, sha256: str) -> None:
@@ -212,6 +213,7 @@ def map_corpus(corpus: Corpus, minter: Minter, resolution: Resolution | None = N
     ref_iri = minter.graph("reference")
     provenance(reference, minter, ref_iri, "organizations.yaml+venues.yaml", reference_sha256)
     result.graphs[ref_iri] = reference
+    result.sources[ref_iri] = "data/organizations.yaml"
     for profile in corpus.profiles:
         graph_iri = minter.graph(f"profile/{profile.id}")
         graph = ProfileMapper(minter, resolution, profile, result.origins).run()

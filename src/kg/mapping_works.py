@@ -27,7 +27,8 @@ def person_node(graph: Graph, minter: Minter, resolution: Resolution, name: str)
     return node
 
 
-def _venue_link(graph: Graph, minter: Minter, resolution: Resolution, work: URIRef, pub: Publication) -> None:
+def _venue_link(graph: Graph, minter: Minter, resolution: Resolution, work: URIRef, pub: Publication,
+                origins: dict[URIRef, Origin]) -> None:
     if pub.venue is None:
         return
     venue = resolution.venues[resolution.venue(pub.venue)]
@@ -40,6 +41,7 @@ def _venue_link(graph: Graph, minter: Minter, resolution: Resolution, work: URIR
         graph.add((edition, SDO.superEvent, series))
         graph.add((edition, SDO.startDate, year_literal(pub.year)))
         graph.add((work, BIBO.presentedAt, edition))
+        origins.setdefault(edition, pub.origin.at("venue"))
     else:
         graph.add((work, SDO.isPartOf, series))
 
@@ -55,7 +57,8 @@ def _authors(graph: Graph, minter: Minter, resolution: Resolution, work: URIRef,
         graph.add((cell, RDF.first, person))
         graph.add((cell, RDF.rest, cells[rank] if rank < len(cells) else RDF.nil))
         authorship = minter.authorship(slug, rank)
-        origins[authorship] = Origin(pub.origin.file, pub.origin.path + ("authors", index), pub.origin.line)
+        origins[authorship] = pub.origin.at("authors", index)
+        origins.setdefault(person, pub.origin.at("authors", index))
         graph.add((authorship, RDF.type, KG.Authorship))
         graph.add((work, KG.authorship, authorship))
         graph.add((authorship, KG.agent, person))
@@ -91,6 +94,6 @@ def publication_triples(graph: Graph, minter: Minter, resolution: Resolution, pu
         graph.add((work, KG.linkLabel, Literal(link.label)))
         if link.url:
             graph.add((work, SDO.url, URIRef(link.url)))
-    _venue_link(graph, minter, resolution, work, pub)
+    _venue_link(graph, minter, resolution, work, pub, origins)
     _authors(graph, minter, resolution, work, slug, pub, origins)
     return work

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from .checks import PRESENT, Fields
 from .errors import SourceError, SourceErrors
@@ -16,15 +17,28 @@ SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 @dataclass(frozen=True)
 class Origin:
-    """Where a record came from: the file as displayed, the field path and its line."""
+    """Where a record came from: the file as displayed, the field path, its line, and the file's line map."""
 
     file: str
     path: FieldPath
     line: int | None
+    lines: Mapping[FieldPath, int] = field(default_factory=dict, compare=False, repr=False)
+
+    def line_of(self, path: FieldPath) -> int | None:
+        """Line of a field path in the same file (nearest enclosing field), or this record's line."""
+        for cut in range(len(path), len(self.path) - 1, -1):
+            if path[:cut] in self.lines:
+                return self.lines[path[:cut]]
+        return self.line
+
+    def at(self, *parts: str | int) -> Origin:
+        """The origin of a field inside this record."""
+        path = self.path + parts
+        return Origin(self.file, path, self.line_of(path), self.lines)
 
 
 def _origin(document: YamlDocument, path: FieldPath) -> Origin:
-    return Origin(document.display_path or str(document.path), path, document.line_of(path))
+    return Origin(document.display_path or str(document.path), path, document.line_of(path), document.lines)
 
 
 @dataclass(frozen=True)
@@ -142,7 +156,6 @@ class Metric:
     min_value: int | None
     value: int | None
     as_written: str | None
-    as_of: int | None
     origin: Origin
 
 
@@ -304,15 +317,13 @@ def _education(document: YamlDocument, path: FieldPath, value: object) -> Educat
 def _metric(document: YamlDocument, path: FieldPath, value: object) -> Metric:
     f = Fields(document, path, value, "a metric")
     metric = Metric(f.choice("kind", ("citations", "publications", "h-index"), ""), f.integer("min_value"),
-                    f.integer("value"), f.text("as_written"), None, _origin(document, path))
-    as_of = f.year("as_of")
+                    f.integer("value"), f.text("as_written"), _origin(document, path))
     f.finish()
     if not metric.kind:
         raise f.error(None, "missing required field 'kind' (citations, publications or h-index)")
     if metric.min_value is None and metric.value is None:
         raise f.error(None, "a metric needs 'value' or 'min_value'")
-    return Metric(metric.kind, metric.min_value, metric.value, metric.as_written,
-                  None if as_of is None else int(as_of), metric.origin)
+    return metric
 
 
 def _simple_list(f: Fields, key: str, build):  # type: ignore[no-untyped-def]

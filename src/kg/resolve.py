@@ -122,9 +122,11 @@ def _people(corpus: Corpus) -> tuple[dict[str, str], dict[str, str]]:
     for profile in corpus.profiles:
         for pub in profile.publications:
             for author in pub.authors:
-                if author.same_as and not author.is_elision:
-                    key = normalize_name(author.name)
-                    slugs.setdefault(key, _allocate(key, author.same_as, taken))
+                key = normalize_name(author.name)
+                if author.same_as and not author.is_elision and key not in slugs:
+                    slugs[key] = author.same_as
+                    taken.setdefault(author.same_as, key)
+                    names.setdefault(author.same_as, author.name)
     mentioned = sorted({normalize_name(n): n for p in corpus.profiles for n in _people_mentioned(p)}.items())
     for key, written in mentioned:
         if key not in slugs:

@@ -194,7 +194,8 @@ class _Locator:
         origin = self.origin(node)
         if origin is None:
             return self.fallback_file(node), None, None
-        return origin.file, origin.line, _field(origin, path)
+        parts = _field_parts(origin, path)
+        return origin.file, origin.line_of(parts), format_path(parts) or None
 
 
 def _context(path: tuple[str | int, ...]) -> str:
@@ -207,11 +208,10 @@ def _context(path: tuple[str | int, ...]) -> str:
     return str(path[0])
 
 
-def _field(origin: Origin, path: str | None) -> str | None:
+def _field_parts(origin: Origin, path: str | None) -> tuple[str | int, ...]:
     """The field path of a result: the record's path, plus the key the property comes from when known."""
     key = FIELD_KEYS.get(_context(origin.path), {}).get(path or "")
-    parts = origin.path + ((key,) if key else ())
-    return format_path(parts) or None
+    return origin.path + ((key,) if key else ())
 
 
 def _path_text(graph: Graph, node: Node | None) -> str | None:

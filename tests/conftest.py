@@ -118,7 +118,7 @@ def app(built_store_dir: Path):  # type: ignore[no-untyped-def]
     """The Flask app over the built store."""
     from kg.server import create_app
 
-    application = create_app(Config(data=REPO_DATA, store=built_store_dir))
+    application = create_app(Config(data=REPO_DATA, store=built_store_dir, query_workers=0))
     application.config["TESTING"] = True
     return application
 

@@ -22,7 +22,8 @@ def free_port() -> int:
 
 
 @contextmanager
-def kg_serve(data: Path, store: Path, *extra: str, timeout: float = 90.0) -> Iterator[str]:
+def kg_serve(data: Path, store: Path, *extra: str, timeout: float = 90.0,
+             env: dict[str, str] | None = None) -> Iterator[str]:
     """Run `kg serve` until the block ends; yields the base URL."""
     port = free_port()
     log = store.parent / f"serve-{port}.log"
@@ -30,7 +31,7 @@ def kg_serve(data: Path, store: Path, *extra: str, timeout: float = 90.0) -> Ite
         process = subprocess.Popen(
             [sys.executable, "-m", "kg", "serve", "--data", str(data), "--store", str(store),
              "--host", "127.0.0.1", "--port", str(port), *extra],
-            stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+            stdout=out, stderr=subprocess.STDOUT, start_new_session=True, env={**os.environ, **(env or {})})
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + timeout

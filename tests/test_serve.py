@@ -54,3 +54,60 @@ def test_health(server) -> None:  # type: ignore[no-untyped-def]
     url, _ = server
     status, _, body = _get(f"{url}/health", "application/json")
     assert status == 200 and json.loads(body)["status"] == "ok"
+
+
+@pytest.fixture(scope="module")
+def limited_server(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """A served store with a 2 s query time limit."""
+    store = tmp_path_factory.mktemp("limited") / "store"
+    with kg_serve(REPO_DATA, store, env={"KG_QUERY_TIMEOUT": "2"}) as url:
+        yield url
+
+
+def test_runaway_query_is_stopped_while_others_are_served(limited_server: str) -> None:
+    import threading
+    import time
+    import urllib.error
+
+    cartesian = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+    lookup = 'SELECT ?p WHERE { ?p <http://schema.org/name> "Wencong Xiao" }'
+    outcome: dict[str, object] = {}
+
+    def runaway() -> None:
+        started = time.monotonic()
+        try:
+            _get(f"{limited_server}/sparql?{urllib.parse.urlencode({'query': cartesian})}", "application/json")
+        except urllib.error.HTTPError as error:
+            outcome["status"], outcome["body"] = error.code, error.read().decode()
+        outcome["seconds"] = time.monotonic() - started
+
+    thread = threading.Thread(target=runaway)
+    thread.start()
+    time.sleep(0.3)
+    lookups = 0
+    while thread.is_alive():
+        status, _, body = _get(f"{limited_server}/sparql?{urllib.parse.urlencode({'query': lookup + ' # ' + str(lookups)})}",
+                               "application/sparql-results+json")
+        lookups += status == 200 and b"wencong-xiao" in body
+    thread.join()
+    assert outcome["status"] == 503 and "time limit" in str(outcome["body"])
+    assert float(outcome["seconds"]) < 2 + 1
+    assert lookups >= 3
+
+
+def test_service_is_refused_without_contacting_the_target(limited_server: str) -> None:
+    import socket
+    import urllib.error
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    listener.settimeout(1.0)
+    port = listener.getsockname()[1]
+    query = f"SELECT * WHERE {{ SERVICE <http://127.0.0.1:{port}/sparql> {{ ?s ?p ?o }} }}"
+    with pytest.raises(urllib.error.HTTPError) as info:
+        _get(f"{limited_server}/sparql?{urllib.parse.urlencode({'query': query})}", "application/json")
+    assert info.value.code == 400 and "SERVICE" in info.value.read().decode()
+    with pytest.raises(socket.timeout):
+        listener.accept()
+    listener.close()

@@ -74,6 +74,7 @@ def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def make_client(store_dir: Path, **settings: Any) -> FlaskClient:
     """A test client for an app over the store with the given settings."""
+    settings.setdefault("query_workers", 0)
     app = create_app(Config(store=store_dir, **settings))
     app.config["TESTING"] = True
     return app.test_client()

@@ -31,6 +31,10 @@ class Config:
     max_results: int = field(default=100_000, metadata={"help": "Most rows or triples a query may return"})
     max_request_bytes: int = field(default=1_000_000, metadata={"help": "Largest accepted request body or query"})
     cors_origins: str = field(default="*", metadata={"help": "Access-Control-Allow-Origin for query endpoints ('' disables CORS)"})
+    query_workers: int = field(default=2, metadata={"help": "Worker processes that run queries (0: run in the web thread, no time limit)"})
+    store_in_memory: bool = field(default=True, metadata={"help": "Query workers copy the store into memory (faster aggregates)"})
+    max_pending: int = field(default=16, metadata={"help": "Queries running or waiting at once before 503 Retry-After"})
+    cache_bytes: int = field(default=64_000_000, metadata={"help": "Bytes of query results kept in the result cache (0 disables it)"})
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, **overrides: Any) -> Config:
@@ -41,9 +45,16 @@ class Config:
         for f in fields(cls):
             raw = environ.get(f"KG_{f.name.upper()}")
             if raw is not None:
-                values[f.name] = type(getattr(defaults, f.name))(raw)
+                values[f.name] = _convert(raw, getattr(defaults, f.name))
         values.update({k: v for k, v in overrides.items() if v is not None})
         return replace(cls(), **values)
+
+
+def _convert(raw: str, default: Any) -> Any:
+    """An environment string converted to the type of a setting's default."""
+    if isinstance(default, bool):
+        return raw.strip().lower() in ("1", "true", "yes", "on")
+    return type(default)(raw)
 
 
 def settings_table() -> list[tuple[str, str, str]]:

@@ -64,10 +64,14 @@ def error_response(status: int, title: str, message: str) -> Response:
 
 def render_kg_error(error: KgError) -> Response:
     """Render a KgError with its own status."""
-    title = type(error).__name__
+    title = getattr(error, "kind", type(error).__name__)
     if error.status >= 500:
         logger.warning("%s: %s", title, error)
-    return error_response(error.status, title, str(error))
+    response = error_response(error.status, title, str(error))
+    retry_after = getattr(error, "retry_after", None)
+    if retry_after is not None:
+        response.headers["Retry-After"] = str(retry_after)
+    return response
 
 
 def render_http_error(error: HTTPException) -> Response:

@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from ..errors import BadQuery
 
 REFUSED_KEYWORDS = {"SERVICE": "federated queries (SERVICE) are not allowed on this endpoint"}
+MAX_NESTING = 100
+OPENERS, CLOSERS = "({[", ")}]"
 
 _TOKEN = re.compile(
     r"""
@@ -60,8 +62,33 @@ def uses_service(query: str) -> bool:
     return "SERVICE" in keywords(query)
 
 
+def nesting_error(query: str, limit: int = MAX_NESTING) -> str | None:
+    """A message naming line and column where brackets nest deeper than limit, or None.
+
+    >>> nesting_error("ASK { FILTER(" + "(" * 3 + "1" + ")" * 4 + " }", limit=3)
+    'the query nests brackets more than 3 deep (line 1, column 15); flatten it'
+    """
+    depth = 0
+    for match in _TOKEN.finditer(query):
+        if match.lastgroup != "other":
+            continue
+        char = match.group()
+        if char in OPENERS:
+            depth += 1
+            if depth > limit:
+                line = query.count("\n", 0, match.start()) + 1
+                column = match.start() - (query.rfind("\n", 0, match.start()) + 1) + 1
+                return f"the query nests brackets more than {limit} deep (line {line}, column {column}); flatten it"
+        elif char in CLOSERS:
+            depth = max(0, depth - 1)
+    return None
+
+
 def check_query(query: str) -> None:
-    """Raise BadQuery if the query uses a refused feature."""
+    """Raise BadQuery if the query uses a refused feature or nests too deeply for the engine."""
+    problem = nesting_error(query)
+    if problem:
+        raise BadQuery(problem)
     found = set(keywords(query))
     for keyword, reason in REFUSED_KEYWORDS.items():
         if keyword in found:

@@ -10,16 +10,19 @@ from __future__ import annotations
 from flask import Blueprint, Response, request, url_for
 
 from ..errors import BadQuery
+from ..store import Store
 from ..formats import GRAPH_FORMATS, Format, negotiate
 from .cors import add_cors_headers
 from .description import SD_PREFIXES, ox_triples, query_page, service_description
 from .errors import ReadOnly
 from .guard import check_query
 from .protocol import Operation, read_operation
-from .results import Limits, formats_for, query_form, run_query, serialize_rdf, serialize_result
-from .state import get_config, get_store
+from .executor import QueryJob
+from .results import formats_for, query_form, run_query, serialize_rdf
+from .state import get_config, get_store, handle
 
 bp = Blueprint("sparql", __name__)
+EMPTY = Store.in_memory({})
 DESCRIPTION_FORMATS: tuple[Format, ...] = GRAPH_FORMATS + (Format.HTML,)
 
 
@@ -56,15 +59,15 @@ def endpoint() -> Response:
 
 
 def answer_query(operation: Operation) -> Response:
-    """Run the query and serialise its result in the negotiated format."""
+    """Check and parse the query, negotiate the format, then answer it (cache, worker or in-process)."""
     config = get_config()
     check_query(operation.text)
-    result = run_query(get_store(), operation.text, base_iri=endpoint_url(),
-                       default_graphs=operation.default_graphs, named_graphs=operation.named_graphs,
-                       dataset=operation.has_dataset)
-    fmt = negotiate(request.headers.get("Accept"), formats_for(query_form(result)), operation.format)
-    limits = Limits(max_results=config.max_results, timeout=config.query_timeout)
-    return negotiated(serialize_result(result, fmt, limits), fmt)
+    form = query_form(run_query(EMPTY, operation.text, base_iri=endpoint_url()))
+    fmt = negotiate(request.headers.get("Accept"), formats_for(form), operation.format)
+    job = QueryJob(text=operation.text, base_iri=endpoint_url(), default_graphs=operation.default_graphs,
+                   named_graphs=operation.named_graphs, dataset=operation.has_dataset, format=fmt.name,
+                   max_results=config.max_results, timeout=config.query_timeout)
+    return negotiated(handle().execute(job), fmt)
 
 
 def describe(operation: Operation) -> Response:

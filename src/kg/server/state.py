@@ -9,6 +9,8 @@ from flask import current_app
 
 from ..config import Config
 from ..store import Store
+from .cache import ResultCache
+from .executor import QueryJob, QueryPool, answer
 
 EXTENSION = "kg"
 
@@ -22,6 +24,34 @@ class StoreHandle:
         self._store = store
         self._target: Path | None = store.path if store is not None else None
         self._lock = threading.Lock()
+        self._pool: QueryPool | None = None
+        self._pool_path: Path | None = None
+        self.cache = ResultCache(config.cache_bytes, max(1, config.cache_bytes // 16))
+
+    def pool(self, store: Store) -> QueryPool | None:
+        """The worker pool for the current store version (replaced when a build swaps the store)."""
+        if self.config.query_workers <= 0 or store.path is None:
+            return None
+        with self._lock:
+            if self._pool is None or self._pool_path != store.path:
+                if self._pool is not None:
+                    self._pool.close()
+                self._pool = QueryPool(store.path, self.config.query_workers, in_memory=self.config.store_in_memory,
+                                       max_pending=self.config.max_pending)
+                self._pool_path = store.path
+            return self._pool
+
+    def execute(self, job: QueryJob) -> bytes:
+        """Answer a query job: from the result cache, a worker process, or in this thread without workers."""
+        store = self.get()
+        key = job.cache_key(str(store.path or id(store)))
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached
+        pool = self.pool(store)
+        body = pool.run(job) if pool is not None else answer(store, job)
+        self.cache.put(key, body)
+        return body
 
     def get(self) -> Store:
         """The current store (raises StoreMissing while none has been built)."""

@@ -1,0 +1,114 @@
+"""Query workers: a real time limit, crash containment, admission control and the result cache."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from kg.server.cache import ResultCache
+from kg.server.errors import QueryTimeout
+from kg.server.executor import EngineCrashed, QueryFailed, QueryJob, QueryPool, Saturated
+
+CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+LOOKUP = 'SELECT ?p WHERE { ?p <http://schema.org/name> "Ziheng Jiang" }'
+
+
+def job(text: str, timeout: float = 10.0, fmt: str = "SPARQL_JSON") -> QueryJob:
+    """A query job with default settings."""
+    return QueryJob(text=text, base_iri="http://127.0.0.1/sparql", default_graphs=(), named_graphs=(),
+                    dataset=False, format=fmt, max_results=1000, timeout=timeout)
+
+
+def ready_pool(path: Path, size: int = 1, **options) -> QueryPool:  # type: ignore[no-untyped-def]
+    """A pool whose workers have all started."""
+    pool = QueryPool(path, size, in_memory=options.pop("in_memory", True), max_pending=options.pop("max_pending", 8))
+    deadline = time.monotonic() + 60
+    while pool.idle.qsize() < size and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert pool.idle.qsize() == size, "workers did not start"
+    return pool
+
+
+@pytest.fixture(scope="module")
+def pool(built_store_dir: Path):  # type: ignore[no-untyped-def]
+    """Two workers over the built store."""
+    started = ready_pool(built_store_dir, 2)
+    yield started
+    started.close()
+
+
+def test_worker_answers(pool: QueryPool) -> None:
+    assert b"https://kg.example.org/id/person/ziheng-jiang" in pool.run(job(LOOKUP))
+
+
+def test_errors_come_back_with_their_status(pool: QueryPool) -> None:
+    with pytest.raises(QueryFailed) as info:
+        pool.run(job("SELECT ?s WHERE { ?s ?p ?o }", fmt="SPARQL_JSON"))
+    assert info.value.status == 400 and "LIMIT" in str(info.value)
+
+
+def test_time_limit_stops_the_query_and_frees_the_worker(pool: QueryPool) -> None:
+    started = time.monotonic()
+    with pytest.raises(QueryTimeout):
+        pool.run(job(CARTESIAN, timeout=1.0))
+    assert time.monotonic() - started < 2.0
+    assert b"ziheng-jiang" in pool.run(job(LOOKUP))
+
+
+def test_other_clients_are_served_during_a_runaway_query(pool: QueryPool) -> None:
+    outcome: list[str] = []
+
+    def runaway() -> None:
+        try:
+            pool.run(job(CARTESIAN, timeout=3.0))
+        except QueryTimeout:
+            outcome.append("stopped")
+
+    thread = threading.Thread(target=runaway)
+    thread.start()
+    time.sleep(0.3)
+    answered = sum(1 for _ in range(20) if b"ziheng-jiang" in pool.run(job(LOOKUP)))
+    thread.join()
+    assert answered == 20 and outcome == ["stopped"]
+
+
+def test_engine_crash_is_contained(built_store_dir: Path) -> None:
+    crashing = ready_pool(built_store_dir, 1, in_memory=False)
+    try:
+        deep = "ASK { FILTER(" + "(" * 5000 + "true" + ")" * 5000 + ") }"
+        with pytest.raises((EngineCrashed, QueryFailed)):
+            crashing.run(job(deep))
+        deadline = time.monotonic() + 30
+        while crashing.idle.qsize() < 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert b"ziheng-jiang" in crashing.run(job(LOOKUP))
+    finally:
+        crashing.close()
+
+
+def test_saturation_answers_503_instead_of_queueing(built_store_dir: Path) -> None:
+    small = ready_pool(built_store_dir, 1, max_pending=1)
+    try:
+        thread = threading.Thread(target=lambda: pytest.raises(QueryTimeout, small.run, job(CARTESIAN, timeout=2)))
+        thread.start()
+        time.sleep(0.3)
+        with pytest.raises(Saturated) as info:
+            small.run(job(LOOKUP))
+        assert info.value.status == 503 and info.value.retry_after >= 1
+        thread.join()
+    finally:
+        small.close()
+
+
+def test_result_cache_is_bounded_and_lru() -> None:
+    cache = ResultCache(max_bytes=10, max_entry=6)
+    cache.put("a", b"12345")
+    cache.put("b", b"12345")
+    assert cache.get("a") == b"12345"
+    cache.put("c", b"123")
+    assert cache.get("b") is None and cache.get("a") == b"12345" and cache.get("c") == b"123"
+    cache.put("big", b"1234567")
+    assert cache.get("big") is None

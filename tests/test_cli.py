@@ -30,7 +30,14 @@ def test_build_prints_a_summary(tmp_path: Path) -> None:
     code, out, err = run("build", "--data", str(REPO_DATA), "--store", str(tmp_path / "store"))
     assert code == 0, err
     assert "graph/profile/ziheng-jiang" in out and "violations: 0" in out
-    assert "reason:" in err
+    assert "reason" in err and " MB" in err
+
+
+def test_build_timings_print_one_line_per_stage(tmp_path: Path) -> None:
+    code, out, _ = run("build", "--data", str(REPO_DATA), "--store", str(tmp_path / "store"), "--timings")
+    assert code == 0
+    stages = [line.split()[0] for line in out.splitlines() if line.endswith(" MB")]
+    assert stages == ["map", "validate", "reason", "store"]
 
 
 def test_build_with_bad_yaml_exits_2_naming_file_and_line(tmp_path: Path) -> None:

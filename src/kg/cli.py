@@ -53,10 +53,13 @@ def main() -> None:
     """
 
 
-def _build(config: Config) -> None:
+def _build(config: Config, reasoner: str = "rules", timings: bool = False) -> None:
     from .pipeline import build
 
-    result = build(config, progress=lambda message: click.echo(f"  {message}", err=True))
+    def progress(message: str) -> None:
+        click.echo(message if timings else f"  {message}", err=not timings)
+
+    result = build(config, progress=progress, reasoner=reasoner)
     click.echo(f"built {result.store_path} ({sum(result.triples.values())} triples)")
     for graph, count in result.triples.items():
         click.echo(f"  {count:>8}  {graph}")
@@ -67,13 +70,16 @@ def _build(config: Config) -> None:
 @DATA_OPTION
 @STORE_OPTION
 @click.option("--base", default=None, help="Base IRI for minted IRIs [default: $KG_BASE or https://kg.example.org].")
+@click.option("--reasoner", type=click.Choice(["rules", "owlrl"]), default="rules", show_default=True,
+              help="OWL 2 RL engine: the project's rule engine, or owlrl (the reference, much slower).")
+@click.option("--timings", is_flag=True, help="Print one line per stage (seconds, peak memory) on stdout.")
 @reports_errors
-def build(data: Path | None, store: Path | None, base: str | None) -> None:
+def build(data: Path | None, store: Path | None, base: str | None, reasoner: str, timings: bool) -> None:
     """Map, resolve, validate, reason and store the data; swap the new store in atomically.
 
-    Example: kg build --data data --store .kg/store
+    Example: kg build --data data --store .kg/store --timings
     """
-    _build(Config.from_env(data=data, store=store, base=base))
+    _build(Config.from_env(data=data, store=store, base=base), reasoner, timings)
 
 
 @main.command()

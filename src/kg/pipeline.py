@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import resource
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -54,7 +55,12 @@ class BuildResult:
     seconds: dict[str, float] = field(default_factory=dict)
 
 
-def build(config: Config, progress: Progress | None = None) -> BuildResult:
+def peak_memory_mb() -> float:
+    """Peak resident memory of this process so far, in MB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def build(config: Config, progress: Progress | None = None, reasoner: str = "rules") -> BuildResult:
     """Run the whole pipeline and swap the new store in; any failure leaves the old store untouched."""
     say = progress or (lambda message: None)
     timings: dict[str, float] = {}
@@ -65,7 +71,7 @@ def build(config: Config, progress: Progress | None = None) -> BuildResult:
         now = time.perf_counter()
         timings[name] = round(now - clock, 3)
         clock = now
-        say(f"{name}: {timings[name]:.2f}s")
+        say(f"{name:<9} {timings[name]:8.2f} s  peak {peak_memory_mb():8.1f} MB")
 
     corpus, mapped = map_data(config)
     stage("map")
@@ -78,7 +84,7 @@ def build(config: Config, progress: Progress | None = None) -> BuildResult:
     for graph in mapped.graphs.values():
         asserted += graph
     minter = Minter(config.base)
-    inferred = infer(asserted, ontology)
+    inferred = infer(asserted, ontology, reasoner)
     stage("reason")
     graphs: dict[URIRef, Graph] = dict(mapped.graphs)
     graphs[minter.graph("ontology")] = ontology

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterable
+
 import owlrl
 from rdflib import BNode, Graph, Literal, URIRef
 
 from .namespaces import OWL, RDF, RDFS, bind_prefixes
+from .rules import materialize, unsupported_axioms
 
 SCHEMA_NAMESPACES = (str(RDF), str(RDFS), str(OWL), "http://www.w3.org/2001/XMLSchema#")
 UNINFORMATIVE_TYPES = {OWL.Thing, RDFS.Resource, OWL.NamedIndividual, RDFS.Class, OWL.Class}
+REASONERS = ("rules", "owlrl")
+logger = logging.getLogger(__name__)
 
 
 def _copy(*graphs: Graph) -> Graph:
@@ -28,21 +34,37 @@ def is_meaningful(triple: tuple, abox_nodes: set) -> bool:  # type: ignore[type-
         return False
     if p == RDF.type:
         return isinstance(o, URIRef) and o not in UNINFORMATIVE_TYPES and not str(o).startswith(SCHEMA_NAMESPACES)
-    return not str(p).startswith(SCHEMA_NAMESPACES)
+    return p == OWL.sameAs or not str(p).startswith(SCHEMA_NAMESPACES)
 
 
-def infer(asserted: Graph, ontology: Graph) -> Graph:
-    """OWL 2 RL closure (owlrl) of asserted data plus ontology, minus what was already there.
-
-    The input graphs are never modified.
-    """
+def owlrl_closure(asserted: Graph, ontology: Graph) -> Graph:
+    """owlrl's OWL 2 RL closure of asserted data plus ontology (the reference implementation)."""
     closure = _copy(asserted, ontology)
     owlrl.DeductiveClosure(owlrl.OWLRL_Semantics, rdfs_closure=False, axiomatic_triples=False,
                            datatype_axioms=False).expand(closure)
+    return closure
+
+
+def infer(asserted: Graph, ontology: Graph, reasoner: str = "rules") -> Graph:
+    """New, meaningful triples of the OWL 2 RL closure of asserted data plus ontology.
+
+    reasoner "rules" uses the project's semi-naive engine (exact for the axioms it supports, falling back
+    to owlrl when the ontology uses others); "owlrl" uses owlrl. The input graphs are never modified.
+    """
+    if reasoner not in REASONERS:
+        raise ValueError(f"unknown reasoner {reasoner!r}; choose one of {', '.join(REASONERS)}")
+    unsupported = unsupported_axioms(ontology) if reasoner == "rules" else []
+    if unsupported:
+        logger.warning("ontology uses axioms the rule engine does not implement (%s); using owlrl", unsupported[0])
+    known = set(asserted) | set(ontology)
+    if reasoner == "owlrl" or unsupported:
+        closure: Iterable[tuple] = owlrl_closure(asserted, ontology)  # type: ignore[type-arg]
+    else:
+        closure = materialize(known, ontology)
     abox_nodes = {term for triple in asserted for term in (triple[0], triple[2])
                   if isinstance(term, (URIRef, BNode))}
     inferred = bind_prefixes(Graph())
     for triple in closure:
-        if triple not in asserted and triple not in ontology and is_meaningful(triple, abox_nodes):
+        if triple not in known and is_meaningful(triple, abox_nodes):
             inferred.add(triple)
     return inferred

@@ -16,6 +16,7 @@ from .errors import Location, SourceError
 from .namespaces import bind_prefixes
 
 FieldPath = tuple[str | int, ...]
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def format_path(path: FieldPath) -> str:
@@ -91,7 +92,7 @@ def parse_yaml(text: str, path: Path, display_path: str = "") -> YamlDocument:
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     document = YamlDocument(path=path, data=None, display_path=display_path, sha256=digest)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=LOADER)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None

@@ -10,18 +10,20 @@ from __future__ import annotations
 
 from typing import Any
 
+import pyoxigraph as ox
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 
 from ..exports import load_context
-from ..formats import Format, NotAcceptable, negotiate
-from .describe import PAGE_FORMATS, TWIN_FORMATS, Reader, describe, iri_for, schema_jsonld, statement_rows, twin
+from ..formats import Format, negotiate
+from .describe import (PAGE_FORMATS, TWIN_FORMATS, Reader, compact, describe, iri_for, schema_jsonld, statement_rows,
+                       twin)
 from .dumps import dataset_jsonld, statistics
+from .pictures import pictures, publication, publications
+from .queries import SEARCH_LIMIT, search_names
 from .state import get_config, get_store
-from .views import KINDS, view_for
 
 bp = Blueprint("pages", __name__)
 S = "http://schema.org/"
-SEARCH_LIMIT = 100
 
 
 def reader() -> Reader:
@@ -114,12 +116,183 @@ def page(path: str) -> Response:
     if not r.exists(iri):
         return not_found(path)
     description = describe(r, iri)
-    kind, view = view_for(r, iri, path)
+    template, view = view_for(r, iri, path)
     alternates = twin_links(path)
-    body = render_template(KINDS[kind], iri=iri, path=path, view=view, title=view.get("name") or r.label(iri),
+    body = render_template(template, iri=iri, path=path, view=view, title=view.get("name") or r.label(iri),
                            alternates=alternates, jsonld=schema_jsonld(r, description),
                            statements=statement_rows(r, description))
     return html(body, alternates)
+
+
+KG = "https://kg.example.org/ontology#"
+BIBO = "http://purl.org/ontology/bibo/"
+FOAF = "http://xmlns.com/foaf/0.1/"
+
+
+def links(r: Reader, node: Any, prop: str) -> list[dict[str, Any]]:
+    """The IRIs node points to by prop, as labelled links (sorted by label)."""
+    found = [{"label": r.label(v), "path": r.href(v), "iri": v.value} for v in r.values(node, prop)
+             if isinstance(v, ox.NamedNode)]
+    return sorted(found, key=lambda link: (link["label"].casefold(), link["iri"]))
+
+
+def role_row(r: Reader, role: Any, place: str) -> dict[str, Any]:
+    """A dated role: its name, places, years, description."""
+    return {"role": r.text(role, S + "roleName"), "places": links(r, role, place), "path": r.href(role),
+            "start": r.text(role, S + "startDate"), "end": r.text(role, S + "endDate"),
+            "description": r.text(role, S + "description"), "duration": r.text(role, KG + "durationAsWritten")}
+
+
+def by_years(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows with open ends first, then by start year and end year, latest first."""
+    return sorted(rows, key=lambda row: (row["end"] is not None, -int(row["start"] or 0), -int(row["end"] or 0)))
+
+
+def base_view(r: Reader, node: Any) -> dict[str, Any]:
+    """What every page shows: name, other names, types."""
+    return {"name": r.label(node), "other_names": [{"value": v.value, "lang": v.language}
+                                                   for v in r.values(node, S + "alternateName")],
+            "types": sorted(compact(t) for t in r.types(node)), "same_as": [
+                v.value for prop in (S + "sameAs", S + "url", FOAF + "homepage") for v in r.values(node, prop)]}
+
+
+def person_view(r: Reader, person: Any) -> dict[str, Any]:
+    """Names, title, positions, education with advisors, advisees, projects, metrics, publications, pictures."""
+    view = base_view(r, person)
+    typed = {role: r.types(role) for prop in (S + "worksFor", S + "alumniOf", S + "memberOf")
+             for role in r.values(person, prop)}
+    employments = [role_row(r, role, S + "worksFor") for role in r.values(person, S + "worksFor")
+                   if S + "EmployeeRole" in typed[role]]
+    education = []
+    for role in r.values(person, S + "alumniOf"):
+        if S + "OrganizationRole" not in typed[role]:
+            continue
+        row = role_row(r, role, S + "alumniOf")
+        row["partners"] = links(r, role, KG + "programPartner")
+        row["advisor_label"] = r.text(role, KG + "advisorLabel")
+        row["credentials"] = [{"name": r.text(c, S + "name"), "path": r.href(c)}
+                              for c in r.values(person, S + "hasCredential") if c.value.startswith(role.value + "/")]
+        education.append(row)
+    advisors = links(r, person, KG + "advisor")
+    for advisor in advisors:
+        advisor["honorific"] = r.text(advisor["iri"], S + "honorificPrefix")
+        advisor["affiliations"] = links(r, ox.NamedNode(advisor["iri"]), S + "affiliation")
+    labelled = [row for row in education if row["advisor_label"]]
+    for row in labelled[:1]:
+        row["advisors"] = advisors
+    records = publications(r, person)
+    network, line = pictures(r, person, records)
+    view.update({
+        "given": r.text(person, S + "givenName"), "family": r.text(person, S + "familyName"),
+        "honorific": r.text(person, S + "honorificPrefix"), "title": r.text(person, S + "jobTitle"),
+        "summary": r.text(person, S + "description"), "areas": r.texts(person, S + "knowsAbout"),
+        "email": r.text(person, S + "email"), "affiliations": links(r, person, S + "affiliation"),
+        "positions": by_years(employments), "education": by_years(education),
+        "advisors": [] if labelled else advisors, "advisees": links(r, person, KG + "advisee"),
+        "colleagues": links(r, person, KG + "workedWith"),
+        "projects": [dict(p, status="current" if p["iri"] in _iris(r, person, FOAF + "currentProject") else
+                          "past" if p["iri"] in _iris(r, person, FOAF + "pastProject") else None)
+                     for p in links(r, person, S + "memberOf") if S + "Project" in typed[ox.NamedNode(p["iri"])]],
+        "groups": [g for g in links(r, person, S + "memberOf") if not {S + "Project", S + "Role"} & typed[
+            ox.NamedNode(g["iri"])]],
+        "metrics": [{"name": r.text(m, S + "name") or r.text(m, S + "propertyID"), "path": r.href(m),
+                     "value": r.text(m, KG + "valueAsWritten") or r.text(m, S + "value") or r.text(m, S + "minValue")}
+                    for m in r.values(person, S + "additionalProperty")],
+        "link_labels": r.texts(person, KG + "linkLabel"), "possible_same": links(r, person, KG + "possibleSameAs"),
+        "publications": records, "network": network, "timeline": line,
+    })
+    return view
+
+
+def _iris(r: Reader, node: Any, prop: str) -> set[str]:
+    return {v.value for v in r.values(node, prop) if isinstance(v, ox.NamedNode)}
+
+
+def work_view(r: Reader, work: Any) -> dict[str, Any]:
+    """Title, ordered authors with marks, venue and year, notes, awards, status."""
+    view = base_view(r, work)
+    view.update(publication(r, work))
+    view.update({"venue_as_written": r.text(work, KG + "venueAsWritten"),
+                 "link_labels": r.texts(work, KG + "linkLabel"),
+                 "equal_marks": any(a["equal"] for a in view["authors"])})
+    return view
+
+
+def organization_view(r: Reader, org: Any) -> dict[str, Any]:
+    """Name, parent and sub-organisations, people now and before, students, members."""
+    view = base_view(r, org)
+    subs = {link["iri"]: link for link in links(r, org, S + "subOrganization")}
+    for child in r.incoming(org, S + "parentOrganization"):
+        subs.setdefault(child.value, {"label": r.label(child), "path": r.href(child), "iri": child.value})
+    current, past, students, members, seen = [], [], [], [], set()
+
+    def row(person: Any, role: Any | None, place: str) -> dict[str, Any]:
+        base = role_row(r, role, place) if role is not None else {"role": None, "start": None, "end": None}
+        return dict(base, person={"label": r.label(person), "path": r.href(person), "iri": person.value})
+
+    for node in r.incoming(org, S + "worksFor"):
+        if S + "EmployeeRole" in r.types(node):
+            for person in r.incoming(node, S + "worksFor"):
+                (current if r.text(node, S + "endDate") is None else past).append(row(person, node, S + "worksFor"))
+                seen.add(person)
+    for prop in (S + "worksFor", S + "affiliation"):
+        for person in r.incoming(org, prop):
+            if S + "Person" in r.types(person) and person not in seen:
+                current.append(row(person, None, prop))
+                seen.add(person)
+    for node in r.incoming(org, S + "alumniOf"):
+        if S + "OrganizationRole" in r.types(node):
+            students.extend(row(person, node, S + "alumniOf") for person in r.incoming(node, S + "alumniOf"))
+    for person in sorted(set(r.incoming(org, S + "memberOf")) | set(r.values(org, S + "member")), key=str):
+        if S + "Person" in r.types(person):
+            members.append(row(person, None, S + "memberOf"))
+    view.update({"parents": links(r, org, S + "parentOrganization"),
+                 "subs": sorted(subs.values(), key=lambda link: link["label"].casefold()),
+                 "current": by_years(current), "past": by_years(past), "students": by_years(students),
+                 "members": members, "partner_of": [role_row(r, x, S + "alumniOf")
+                                                    for x in r.incoming(org, KG + "programPartner")]})
+    return view
+
+
+def venue_view(r: Reader, node: Any) -> dict[str, Any]:
+    """Series name and acronyms, and its papers by year (an edition shows its own papers)."""
+    types = r.types(node)
+    series = node if S + "Event" not in types else r.first(node, S + "superEvent") or node
+    editions = [node] if series != node else sorted(set(r.values(node, S + "subEvent"))
+                                                    | set(r.incoming(node, S + "superEvent")), key=str)
+    years: dict[int, dict[str, Any]] = {}
+    for edition in editions:
+        year = int(r.text(edition, S + "startDate") or 0)
+        entry = years.setdefault(year, {"year": year, "editions": [], "papers": []})
+        entry["editions"].append({"label": r.label(edition), "path": r.href(edition), "iri": edition.value})
+        entry["papers"].extend(publication(r, w) for w in r.incoming(edition, BIBO + "presentedAt"))
+    if series == node:
+        for work in r.incoming(node, S + "isPartOf"):
+            record = publication(r, work)
+            years.setdefault(record["year"] or 0, {"year": record["year"] or 0, "editions": [], "papers": []})[
+                "papers"].append(record)
+    for entry in years.values():
+        entry["papers"].sort(key=lambda p: p["label"].casefold())
+    view = base_view(r, node)
+    view.update({"series": {"label": r.label(series), "path": r.href(series), "iri": series.value},
+                 "is_edition": series != node, "acronyms": r.texts(series, S + "alternateName"),
+                 "years": [years[y] for y in sorted(years, reverse=True)],
+                 "papers": sum(len(e["papers"]) for e in years.values())})
+    return view
+
+
+def view_for(r: Reader, iri: str, path: str) -> tuple[str, dict[str, Any]]:
+    """The template and view of a resource, by its kind and types."""
+    node, types, kind = ox.NamedNode(iri), r.types(iri), path.split("/", 1)[0]
+    if S + "Person" in types:
+        return "person.html", person_view(r, node)
+    if kind == "venue" or {S + "EventSeries", S + "Event", S + "Collection"} & types:
+        return "venue.html", venue_view(r, node)
+    if kind == "work" and "/" not in path[len("work/"):] or S + "ScholarlyArticle" in types:
+        return "work.html", work_view(r, node)
+    if S + "Organization" in types:
+        return "organization.html", organization_view(r, node)
+    return "resource.html", base_view(r, node)
 
 
 def home_alternates() -> list[dict[str, str]]:
@@ -131,45 +304,14 @@ def home_alternates() -> list[dict[str, str]]:
 @bp.route("/", methods=["GET"])
 def home() -> Response:
     """What the graph holds: counts per class, triples per named graph, last build; search, query, dumps."""
-    store = get_store()
+    store, r = get_store(), reader()
     stats = statistics(store, get_config().base)
     alternates = home_alternates()
     body = render_template("home.html", title="Knowledge graph", stats=stats, alternates=alternates,
-                           built_at=store.metadata.get("built_at"), graphs=sorted(store.metadata.get("triples",
-                           {}).items()), jsonld=dataset_jsonld(stats))
+                           built_at=store.metadata.get("built_at"), jsonld=dataset_jsonld(stats),
+                           profiles=[{"label": r.label(ox.NamedNode(p)), "path": r.href(ox.NamedNode(p))}
+                                     for p in stats.examples])
     return html(body, alternates)
-
-
-def search_names(r: Reader, text: str, limit: int = SEARCH_LIMIT) -> list[dict[str, Any]]:
-    """Resources whose name, alternate name or title contains the text (case-insensitive), people first."""
-    needle = text.strip().casefold()
-    if not needle:
-        return []
-    matches: dict[str, dict[str, Any]] = {}
-    for prop in (S + "name", S + "alternateName"):
-        for quad in r.store.ox.quads_for_pattern(None, _named(prop), None, _default()):
-            iri = getattr(quad.subject, "value", "")
-            path = r.href(quad.subject)
-            if path is None or iri in matches or needle not in str(quad.object.value).casefold():
-                continue
-            kind = path.split("/", 1)[0]
-            matches[iri] = {"label": r.label(quad.subject), "url": url_for("pages.page", path=path), "kind": kind,
-                            "matched": str(quad.object.value), "iri": iri}
-    order = {"person": 0, "work": 1, "organization": 2, "venue": 3, "project": 4}
-    found = sorted(matches.values(), key=lambda m: (order.get(m["kind"], 9), m["label"].casefold(), m["iri"]))
-    return found[:limit]
-
-
-def _named(iri: str) -> Any:
-    import pyoxigraph as ox
-
-    return ox.NamedNode(iri)
-
-
-def _default() -> Any:
-    import pyoxigraph as ox
-
-    return ox.DefaultGraph()
 
 
 @bp.route("/search", methods=["GET"])
@@ -183,4 +325,4 @@ def search() -> Response:
     return html(body, alternates)
 
 
-__all__ = ["NotAcceptable", "bp"]
+__all__ = ["bp"]

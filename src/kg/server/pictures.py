@@ -1,7 +1,7 @@
-"""Layouts for the SVG pictures drawn by templates/pictures.html: a co-author network and a publication timeline.
+"""Publication records and the SVG pictures drawn from them: a co-author network and a publication timeline.
 
-Everything is computed here, deterministically (same data, same picture), and drawn as inline SVG by an
-autoescaping template: no script, no web font, nothing fetched.
+Layouts are computed here, deterministically (same data, same picture), and drawn as inline SVG by an
+autoescaping template (templates/pictures.html): no script, no web font, nothing fetched.
 
 >>> net = coauthor_network(Mark("Ada", "/a"), [[Mark("Ada", "/a"), Mark("Bob", "/b")]])
 >>> [(n.label, n.papers) for n in net.nodes], len(net.edges)
@@ -17,16 +17,23 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .describe import Reader
 
 MAX_COAUTHORS = 24
+S = "http://schema.org/"
+KG = "https://kg.example.org/ontology#"
+BIBO = "http://purl.org/ontology/bibo/"
 
 
 @dataclass(frozen=True)
 class Mark:
-    """A person as drawn: a label and the page it links to (None when it has no page)."""
+    """A person as drawn: a label and the path of its page after /page/ (None when it has no page)."""
 
     label: str
-    href: str | None
+    path: str | None
 
 
 @dataclass(frozen=True)
@@ -34,7 +41,7 @@ class Node:
     """A placed node of the network."""
 
     label: str
-    href: str | None
+    path: str | None
     x: float
     y: float
     r: float
@@ -71,7 +78,17 @@ class Network:
 
 def coauthor_network(person: Mark, author_lists: Sequence[Sequence[Mark]], limit: int = MAX_COAUTHORS,
                      size: int = 640) -> Network:
-    """Place the person and their most frequent co-authors; edges join people who wrote a paper together."""
+    """Place the person and their most frequent co-authors; edges join people who wrote a paper together.
+
+    Args:
+        person: the person in the centre.
+        author_lists: the authors of each of the person's papers.
+        limit: how many co-authors to draw (the most frequent; ties by name).
+        size: width and height of the picture in pixels.
+
+    Returns:
+        The placed network; ``omitted`` says how many co-authors were left out.
+    """
     counts: Counter[Mark] = Counter()
     for authors in author_lists:
         for mark in set(authors):
@@ -92,7 +109,7 @@ def coauthor_network(person: Mark, author_lists: Sequence[Sequence[Mark]], limit
         cos = math.cos(angle)
         anchor = "middle" if abs(cos) < 0.3 else ("start" if cos > 0 else "end")
         radius = 5 + 7 * counts[mark] / most
-        network.nodes.append(Node(mark.label, mark.href, round(x, 1), round(y, 1), round(radius, 1), counts[mark],
+        network.nodes.append(Node(mark.label, mark.path, round(x, 1), round(y, 1), round(radius, 1), counts[mark],
                                   anchor=anchor, label_x=round(x + (radius + 4) * cos, 1),
                                   label_y=round(y + (radius + 12) * math.sin(angle) + 4, 1)))
     pairs: Counter[tuple[Mark, Mark]] = Counter()
@@ -106,7 +123,7 @@ def coauthor_network(person: Mark, author_lists: Sequence[Sequence[Mark]], limit
         network.edges.append(Edge(round(x1, 1), round(y1, 1), round(x2, 1), round(y2, 1), weight,
                                   person in (a, b)))
     papers = sum(1 for authors in author_lists if person in authors)
-    network.nodes.insert(0, Node(person.label, person.href, cx, cy, 16, papers, centre=True,
+    network.nodes.insert(0, Node(person.label, person.path, cx, cy, 16, papers, centre=True,
                                  label_x=cx, label_y=cy + 34))
     return network
 
@@ -116,7 +133,7 @@ class Paper:
     """A publication as drawn on the timeline."""
 
     title: str
-    href: str | None
+    path: str | None
     year: int
     status: str
 
@@ -126,7 +143,7 @@ class Dot:
     """A placed publication."""
 
     title: str
-    href: str | None
+    path: str | None
     x: float
     y: float
     preprint: bool
@@ -171,5 +188,71 @@ def timeline(papers: Sequence[Paper], step: int = 44, dot: int = 16) -> Timeline
         x = left + step * (paper.year - first)
         y = axis_y - 12 - placed[paper.year] * (dot + 4)
         placed[paper.year] += 1
-        result.dots.append(Dot(paper.title, paper.href, x, y, paper.status.lower() == "preprint", paper.year))
+        result.dots.append(Dot(paper.title, paper.path, x, y, paper.status.lower() == "preprint", paper.year))
     return result
+
+
+def _link(reader: Reader, term: Any) -> dict[str, Any]:
+    return {"label": reader.label(term), "path": reader.href(term), "iri": term.value}
+
+
+def authors(reader: Reader, work: Any, person: Any | None = None) -> list[dict[str, Any]]:
+    """The ranked authors of a work: name as written, page, equal-contribution mark, elision before."""
+    rows = []
+    for authorship in reader.values(work, KG + "authorship"):
+        agent = reader.first(authorship, KG + "agent")
+        rank = reader.text(authorship, KG + "rank")
+        rows.append({
+            "rank": int(rank) if rank else 0,
+            "label": reader.label(agent) if agent is not None else reader.label(authorship),
+            "as_written": reader.text(authorship, KG + "nameAsWritten"),
+            "path": reader.href(agent) if agent is not None else None,
+            "equal": reader.text(authorship, KG + "equalContribution") == "true",
+            "elided_before": reader.text(authorship, KG + "precededByElision") == "true",
+            "self": person is not None and agent == person,
+            "authorship": reader.href(authorship),
+        })
+    return sorted(rows, key=lambda row: row["rank"])
+
+
+def venue(reader: Reader, work: Any) -> dict[str, Any] | None:
+    """The series a work appeared in (through its edition or collection), with the edition if any."""
+    edition = reader.first(work, BIBO + "presentedAt")
+    series = reader.first(edition, S + "superEvent") if edition is not None else reader.first(work, S + "isPartOf")
+    if series is None:
+        return None
+    found = _link(reader, series)
+    found["acronym"] = min(reader.texts(series, S + "alternateName"), key=len, default=found["label"])
+    found["edition"] = _link(reader, edition) if edition is not None else None
+    return found
+
+
+def publication(reader: Reader, work: Any, person: Any | None = None) -> dict[str, Any]:
+    """One publication as shown in lists and on its page."""
+    year = reader.text(work, S + "datePublished")
+    record = _link(reader, work)
+    record.update({
+        "year": int(year) if year and year.isdigit() else None,
+        "status": reader.text(work, S + "creativeWorkStatus") or "",
+        "authors": authors(reader, work, person),
+        "complete": reader.text(work, KG + "authorListComplete") != "false",
+        "venue": venue(reader, work),
+        "awards": reader.texts(work, S + "award"),
+        "notes": reader.texts(work, KG + "note"),
+    })
+    return record
+
+
+def publications(reader: Reader, person: Any) -> list[dict[str, Any]]:
+    """A person's publications, newest first (then by title)."""
+    works = reader.incoming(person, S + "author")
+    records = [publication(reader, work, person) for work in works]
+    return sorted(records, key=lambda r: (-(r["year"] or 0), r["label"].casefold()))
+
+
+def pictures(reader: Reader, person: Any, records: Sequence[dict[str, Any]]) -> tuple[Network, Timeline]:
+    """The co-author network and publication timeline of a person's publication records."""
+    me = Mark(reader.label(person), reader.href(person))
+    lists = [[Mark(a["label"], a["path"]) for a in r["authors"]] for r in records]
+    papers = [Paper(r["label"], r["path"], r["year"], r["status"]) for r in records if r["year"]]
+    return coauthor_network(me, lists), timeline(papers)

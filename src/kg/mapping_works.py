@@ -23,7 +23,10 @@ def person_node(graph: Graph, minter: Minter, resolution: Resolution, name: str)
     graph.add((node, RDF.type, SDO.Person))
     graph.add((node, SDO.name, Literal(resolution.person_names[slug])))
     for candidate in resolution.possible_same_as.get(slug, ()):
-        graph.add((node, KG.possibleSameAs, minter.person(candidate)))
+        other = minter.person(candidate)
+        graph.add((node, KG.possibleSameAs, other))
+        graph.add((other, RDF.type, SDO.Person))
+        graph.add((other, SDO.name, Literal(resolution.person_names[candidate])))
     return node
 
 

@@ -268,10 +268,11 @@ def _violations(graph: Graph, locator: _Locator) -> tuple[Violation, ...]:
     return tuple(sorted(dict.fromkeys(found), key=Violation.sort_key))
 
 
-def _run(data: Graph, shapes: Graph, ontology: Graph) -> Graph:
+def _run(data: Graph, shapes: Graph, ontology: Graph, focus_nodes: list[Node] | None = None) -> Graph:
     """Run pySHACL on in-memory graphs only: no inference, no owl:imports, SPARQL constraints on."""
     _, report, _ = validate(data, shacl_graph=shapes, ont_graph=ontology, inference="none", advanced=True,
-                            do_owl_imports=False, allow_warnings=True, allow_infos=True, abort_on_first=False)
+                            do_owl_imports=False, allow_warnings=True, allow_infos=True, abort_on_first=False,
+                            focus_nodes=focus_nodes)
     return bind_prefixes(report)
 
 

@@ -14,12 +14,14 @@ from werkzeug.exceptions import HTTPException
 from ..config import Config
 from ..errors import KgError
 from ..store import Store
+from .dumps import bp as dumps_bp
 from .graphstore import bp as graphstore_bp
 from .health import bp as health_bp
+from .pages import bp as pages_bp
 from .sparql import bp as sparql_bp
 from .state import EXTENSION, StoreHandle
 
-BLUEPRINTS = (sparql_bp, graphstore_bp, health_bp)
+BLUEPRINTS = (sparql_bp, graphstore_bp, health_bp, pages_bp, dumps_bp)
 logger = logging.getLogger(__name__)
 
 

@@ -37,6 +37,9 @@ DISPLAY_LABELS = LABEL_PROPERTIES + (SCHEMA + "roleName", PREFIXES["kg"] + "name
 TWIN_FORMATS: tuple[Format, ...] = (Format.TURTLE, Format.JSON_LD, Format.N_TRIPLES, Format.RDF_XML)
 PAGE_FORMATS: tuple[Format, ...] = (Format.HTML,) + TWIN_FORMATS
 XSD = PREFIXES["xsd"]
+FORMAT_LABELS = {Format.SPARQL_JSON: "JSON", Format.SPARQL_XML: "XML", Format.CSV: "CSV", Format.TSV: "TSV",
+                 Format.TURTLE: "Turtle", Format.N_TRIPLES: "N-Triples", Format.N_QUADS: "N-Quads",
+                 Format.TRIG: "TriG", Format.JSON_LD: "JSON-LD", Format.RDF_XML: "RDF/XML", Format.HTML: "HTML"}
 # schema.org properties whose range is text only: plain JSON strings cannot be coerced to IRIs by its context.
 TEXT_TERMS = frozenset({"name", "alternateName", "givenName", "familyName", "honorificPrefix", "jobTitle",
                         "description", "email", "award", "disambiguatingDescription"})
@@ -216,10 +219,6 @@ def _json_value(reader: Reader, term: Any, term_name: str) -> Any:
     datatype = term.datatype.value
     if datatype == XSD + "string":
         return term.value if term_name in TEXT_TERMS else {"@value": term.value}
-    if datatype == XSD + "integer":
-        return int(term.value)
-    if datatype == XSD + "boolean":
-        return term.value == "true"
     return {"@value": term.value, "@type": datatype}
 
 
@@ -253,7 +252,8 @@ def statement_rows(reader: Reader, description: Description) -> list[dict[str, A
             "subject_href": reader.href(triple.subject) if triple.subject != ox.NamedNode(description.iri) else None,
             "property": compact(triple.predicate.value),
             "property_iri": triple.predicate.value,
-            "value": reader.label(obj) if not isinstance(obj, ox.Literal) else str(obj.value),
+            "value": str(obj.value) if isinstance(obj, ox.Literal) else compact(obj.value)
+            if triple.predicate.value == RDF_TYPE else reader.label(obj),
             "value_iri": obj.value if isinstance(obj, ox.NamedNode) else None,
             "href": reader.href(obj),
             "language": obj.language if isinstance(obj, ox.Literal) else None,

@@ -86,24 +86,7 @@ def ox_triples(graph: Graph) -> Iterator[Any]:
 
 
 def query_page(endpoint: str) -> str:
-    """A minimal HTML page with a form that posts a query to the endpoint."""
-    options = "".join(f'<option value="{escape(f.media_type)}">{escape(f.name)} ({escape(f.media_type)})</option>'
-                      for f in RESULTS_FORMATS + GRAPH_FORMATS)
-    prefixes = escape(", ".join(sorted(PREFIXES)))
-    url = escape(endpoint)
-    return f"""<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>SPARQL endpoint</title>
-<link rel="alternate" type="{Format.TURTLE.media_type}" href="{url}"></head>
-<body>
-<h1>SPARQL endpoint</h1>
-<p>Send SPARQL 1.1 queries to <code>{url}</code> (GET or POST). Prefixes predeclared: {prefixes}.
-The service description is available as Turtle, JSON-LD and other RDF formats.</p>
-<form method="post" action="{url}" enctype="application/x-www-form-urlencoded">
-<p><textarea name="query" rows="12" cols="80" aria-label="SPARQL query">{escape(EXAMPLE_QUERY)}</textarea></p>
-<p><label>Results format <select name="format">{options}</select></label>
-<button type="submit">Run query</button></p>
-</form>
-</body>
-</html>
-"""
+    """The HTML query page: editor, the README's example queries, result format links, results in place."""
+    from .queries import render_query_page
+
+    return render_query_page(endpoint)

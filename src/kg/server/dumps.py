@@ -23,7 +23,7 @@ from ..exports import Selection, export, load_context
 from ..formats import Format, negotiate
 from ..namespaces import ONTOLOGY_IRI, PREFIXES
 from ..store import Store
-from .describe import PAGE_FORMATS, TWIN_FORMATS, Reader, compact
+from .describe import FORMAT_LABELS, PAGE_FORMATS, TWIN_FORMATS, Reader, compact
 from .description import ox_triples
 from .results import serialize_rdf
 from .state import get_config, get_store
@@ -222,8 +222,8 @@ def ontology() -> Response:
     store = get_store()
     graph = next((g for g in store.graph_names() if g.endswith("/graph/ontology")), None)
     fmt = negotiate(request.headers.get("Accept"), PAGE_FORMATS, request.args.get("format"))
-    alternates = [{"href": url_for("dumps.ontology", format=f.extension), "type": f.media_type, "name": f.name}
-                  for f in TWIN_FORMATS]
+    alternates = [{"href": url_for("dumps.ontology", format=f.extension), "type": f.media_type,
+                   "name": FORMAT_LABELS[f]} for f in TWIN_FORMATS]
     if fmt is Format.HTML:
         terms = ontology_terms(Reader(store, get_config().base), graph) if graph else {}
         body = render_template("ontology.html", title="kg ontology", terms=terms, alternates=alternates)

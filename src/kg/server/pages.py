@@ -15,7 +15,7 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 
 from ..exports import load_context
 from ..formats import Format, negotiate
-from .describe import (PAGE_FORMATS, TWIN_FORMATS, Reader, compact, describe, iri_for, schema_jsonld, statement_rows,
+from .describe import (FORMAT_LABELS, PAGE_FORMATS, TWIN_FORMATS, Reader, compact, describe, iri_for, schema_jsonld, statement_rows,
                        twin)
 from .dumps import dataset_jsonld, statistics
 from .pictures import pictures, publication, publications
@@ -23,7 +23,14 @@ from .queries import SEARCH_LIMIT, search_names
 from .state import get_config, get_store
 
 bp = Blueprint("pages", __name__)
+_DEFAULT = ox.DefaultGraph()
 S = "http://schema.org/"
+
+
+@bp.app_template_filter("compact")
+def compact_filter(iri: str) -> str:
+    """Jinja filter: a prefixed name for an IRI in a known namespace."""
+    return compact(iri)
 
 
 def reader() -> Reader:
@@ -33,8 +40,8 @@ def reader() -> Reader:
 
 def twin_links(path: str) -> list[dict[str, str]]:
     """The RDF documents of a resource: href, media type and format name."""
-    return [{"href": url_for("pages.data", path=f"{path}.{f.extension}"), "type": f.media_type, "name": f.name}
-            for f in TWIN_FORMATS]
+    return [{"href": url_for("pages.data", path=f"{path}.{f.extension}"), "type": f.media_type,
+             "name": FORMAT_LABELS[f]} for f in TWIN_FORMATS]
 
 
 def link_header(alternates: list[dict[str, str]]) -> str:
@@ -292,12 +299,28 @@ def view_for(r: Reader, iri: str, path: str) -> tuple[str, dict[str, Any]]:
         return "work.html", work_view(r, node)
     if S + "Organization" in types:
         return "organization.html", organization_view(r, node)
-    return "resource.html", base_view(r, node)
+    return "resource.html", resource_view(r, node, types)
+
+
+RESOURCE_KINDS = ((KG + "Authorship", "Authorship"), (S + "EmployeeRole", "Position"),
+                  (S + "EducationalOccupationalCredential", "Degree"), (S + "OrganizationRole", "Role"),
+                  (KG + "Metric", "Metric"), (S + "PropertyValue", "Metric"))
+
+
+def resource_view(r: Reader, node: Any, types: set[str]) -> dict[str, Any]:
+    """A resource without a page of its own kind: its kind and what links to it."""
+    view = base_view(r, node)
+    view["kind"] = next((label for iri, label in RESOURCE_KINDS if iri in types), "Resource")
+    incoming = {(q.subject, q.predicate.value) for q in r.store.ox.quads_for_pattern(None, None, node, _DEFAULT)
+                if r.href(q.subject) is not None}
+    view["linked_from"] = [{"label": r.label(s), "path": r.href(s), "iri": s.value, "property": compact(p)}
+                           for s, p in sorted(incoming, key=lambda item: (str(item[0]), item[1]))]
+    return view
 
 
 def home_alternates() -> list[dict[str, str]]:
     """The dataset's own RDF description (VoID) as the alternates of the home and search pages."""
-    return [{"href": url_for("dumps.void", format=f.extension), "type": f.media_type, "name": f.name}
+    return [{"href": url_for("dumps.void", format=f.extension), "type": f.media_type, "name": f"VoID {FORMAT_LABELS[f]}"}
             for f in (Format.TURTLE, Format.JSON_LD)]
 
 

@@ -50,6 +50,7 @@ class Node:
     anchor: str = "middle"
     label_x: float = 0.0
     label_y: float = 0.0
+    rotate: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -98,20 +99,22 @@ def coauthor_network(person: Mark, author_lists: Sequence[Sequence[Mark]], limit
     shown, omitted = ranked[:limit], max(0, len(ranked) - limit)
     height = size if shown else 160
     cx, cy = size / 2, height / 2
-    ring = size / 2 - 120
+    ring = size / 2 - 150
     network = Network(width=size, height=height, omitted=omitted, total=len(ranked))
     places: dict[Mark, tuple[float, float]] = {person: (cx, cy)}
     most = max(counts.values(), default=1)
     for i, mark in enumerate(shown):
         angle = -math.pi / 2 + 2 * math.pi * i / max(1, len(shown))
-        x, y = cx + ring * math.cos(angle), cy + ring * math.sin(angle)
+        cos, sin = math.cos(angle), math.sin(angle)
+        x, y = cx + ring * cos, cy + ring * sin
         places[mark] = (x, y)
-        cos = math.cos(angle)
-        anchor = "middle" if abs(cos) < 0.3 else ("start" if cos > 0 else "end")
         radius = 5 + 7 * counts[mark] / most
-        network.nodes.append(Node(mark.label, mark.path, round(x, 1), round(y, 1), round(radius, 1), counts[mark],
-                                  anchor=anchor, label_x=round(x + (radius + 4) * cos, 1),
-                                  label_y=round(y + (radius + 12) * math.sin(angle) + 4, 1)))
+        degrees = math.degrees(angle)
+        left = cos < -1e-9
+        network.nodes.append(Node(
+            mark.label, mark.path, round(x, 1), round(y, 1), round(radius, 1), counts[mark],
+            anchor="end" if left else "start", label_x=round(x + (radius + 5) * cos, 1),
+            label_y=round(y + (radius + 5) * sin, 1), rotate=round(degrees + 180 if left else degrees, 1)))
     pairs: Counter[tuple[Mark, Mark]] = Counter()
     for authors in author_lists:
         present = sorted({m for m in authors if m in places}, key=lambda m: m.label)

@@ -8,6 +8,7 @@ error) as the query page with a results table, for browsers that send a query wi
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 from urllib.parse import urlencode
 
@@ -15,7 +16,7 @@ import pyoxigraph as ox
 from flask import render_template, url_for
 
 from ..formats import GRAPH_FORMATS, RESULTS_FORMATS, Format
-from .describe import Reader, path_for
+from .describe import FORMAT_LABELS, Reader, path_for
 from .state import get_config
 
 PREFIX_BLOCK = """PREFIX schema: <http://schema.org/>
@@ -102,7 +103,7 @@ def example_queries() -> list[dict[str, str]]:
 
 def format_links(query_text: str, formats: tuple[Format, ...]) -> list[dict[str, str]]:
     """Links to the same query in each format (format= wins over Accept at the endpoint)."""
-    return [{"name": f.name.replace("_", " "), "alias": f.aliases[0], "type": f.media_type,
+    return [{"name": FORMAT_LABELS[f], "alias": f.aliases[0], "type": f.media_type,
              "href": url_for("sparql.endpoint") + "?" + urlencode({"query": query_text, "format": f.aliases[0]})}
             for f in formats]
 
@@ -138,7 +139,7 @@ def render_query_page(endpoint: str, query_text: str | None = None, *, table: di
     """The query page: editor, examples, format links, and results or an error if given."""
     text = query_text if query_text is not None else DEFAULT_QUERY
     alternates = [{"href": endpoint + "?" + urlencode({"format": f.aliases[0]}), "type": f.media_type,
-                   "name": f.name} for f in (Format.TURTLE, Format.JSON_LD)]
+                   "name": f"Service description {FORMAT_LABELS[f]}"} for f in (Format.TURTLE, Format.JSON_LD)]
     return render_template("query.html", title="SPARQL query", endpoint=endpoint, query_text=text,
                            examples=example_queries(), results_links=format_links(text, RESULTS_FORMATS),
                            graph_links=format_links(text, GRAPH_FORMATS), table=table, graph_text=graph_text,
@@ -165,8 +166,27 @@ def render_results_html(query_text: str, results_json: bytes | str | dict[str, A
                              graph_text=graph_text, error=error)
 
 
+def match_quality(value: str, needle: str) -> int:
+    """How well a name matches a search: 0 exactly, 1 a whole word, 2 a word's start, 3 anywhere inside.
+
+    >>> [match_quality(v, "xiao") for v in ("Xiao", "Wencong Xiao", "Xiaoying Jia", "Jianxiao")]
+    [0, 1, 2, 3]
+    """
+    folded = value.casefold()
+    words = [w for w in re.split(r"\W+", folded) if w]
+    if folded == needle:
+        return 0
+    if needle in words:
+        return 1
+    return 2 if any(w.startswith(needle) for w in words) else 3
+
+
 def search_names(reader: Reader, text: str) -> list[dict[str, Any]]:
-    """Resources whose name, alternate name or title contains the text (case-insensitive), people first."""
+    """Resources whose name, alternate name or title contains the text (case-insensitive), best matches first.
+
+    People come first, then publications, organisations, venues; within a kind, exact and whole-word matches
+    first, then resources with more statements (profile owners before co-authors), then by name.
+    """
     needle = text.strip().casefold()
     if not needle:
         return []
@@ -174,9 +194,17 @@ def search_names(reader: Reader, text: str) -> list[dict[str, Any]]:
     for prop in ("http://schema.org/name", "http://schema.org/alternateName"):
         for quad in reader.store.ox.quads_for_pattern(None, ox.NamedNode(prop), None, ox.DefaultGraph()):
             path = reader.href(quad.subject)
-            iri = quad.subject.value
-            if path is None or iri in matches or needle not in str(quad.object.value).casefold():
+            value = str(quad.object.value)
+            if path is None or needle not in value.casefold():
                 continue
-            matches[iri] = {"label": reader.label(quad.subject), "path": path, "kind": path.split("/", 1)[0],
-                            "matched": str(quad.object.value), "iri": iri}
-    return sorted(matches.values(), key=lambda m: (SEARCH_ORDER.get(m["kind"], 9), m["label"].casefold(), m["iri"]))
+            quality = match_quality(value, needle)
+            found = matches.get(quad.subject.value)
+            if found is not None and found["quality"] <= quality:
+                continue
+            matches[quad.subject.value] = {
+                "label": reader.label(quad.subject), "path": path, "kind": path.split("/", 1)[0], "matched": value,
+                "iri": quad.subject.value, "quality": quality, "weight": len(reader.triples(quad.subject)),
+                "detail": reader.text(quad.subject, "http://schema.org/jobTitle")
+                or reader.text(quad.subject, "http://schema.org/datePublished")}
+    return sorted(matches.values(), key=lambda m: (SEARCH_ORDER.get(m["kind"], 9), m["quality"], -m["weight"],
+                                                   m["label"].casefold(), m["iri"]))

@@ -1,0 +1,156 @@
+"""One publication's text: link labels, awards and notes, venue-first prefixes, and one-line citations."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .dates import last_year
+from .names import is_author_line, split_authors
+from .venues import PREPRINT, VENUE_WORDS, Reference
+
+LINK_WORDS = ["project page", "paper", "pdf", "code", "slides", "video", "talk", "poster", "dataset", "data", "arxiv",
+              "project", "website", "bibtex", "bib", "doi", "demo", "blog", "github", "artifact", "abstract",
+              "supplementary", "supplement", "appendix", "url", "html", "recording", "media", "press", "openreview",
+              "acm dl", "ieee xplore", "extended version", "full version", "tech report", "preprint", "benchmark",
+              "model", "models", "weights", "colab", "notebook", "docs", "youtube"]
+_LINK = "|".join(re.escape(w) for w in sorted(LINK_WORDS, key=len, reverse=True))
+_EMOJI = r"[\U0001F300-\U0001FAFF\u2600-\u27BF\u2B50\u2B06\u2197]\uFE0F?"
+BRACKETED = re.compile(rf"\[\s*({_LINK})\s*\]", re.I)
+EMOJI_LINK = re.compile(rf"{_EMOJI}\s*({_LINK})\b", re.I)
+_SEP = re.compile(r"\s*(?:[|·•/,]|\s{2,})\s*")
+AWARD = re.compile(r"(?:🏆\s*)?\b((?:(?:[A-Z]{2,}|ACM|IEEE|USENIX)\s+)?(?:Best|Distinguished|Outstanding)\s+"
+                   r"(?:[\w-]+\s+){0,3}?(?:Award|Paper|Prize|Mention|Artifact)(?:\s+(?:Award|Prize|Honou?rable\s+"
+                   r"Mention|Runner[- ]up|Finalist|Nominee|Candidate))?|Honou?rable\s+Mention)")
+NOTE = re.compile(r"^(?:(?:Long|Short|Full|Contributed)\s+)?(?:Oral|Spotlight|Poster|Highlight)(?:\s+presentation)?"
+                  r"(?:\s*\([^)]*\))?$|^Oral presentation$|^Invited (?:paper|talk)$|^Acceptance rate[^)]*$", re.I)
+_VENUE_FIRST = re.compile(r"^[\[(]\s*([A-Za-z][\w&/ .-]{1,30}?\s*(?:['’]\s?\d{2}|\d{4}))\s*[\])]\s*(?=\S)")
+_QUOTED = re.compile(r"[“\"](.+?)[,.]?[”\"]")
+_APA = re.compile(r"^(?P<authors>.+?)\s*\((?P<year>(?:19|20)\d\d)[a-z]?\)\.?\s*(?P<rest>.+)$")
+_NO_SPLIT = r"(?:\b[A-Z]|\bal|\bProc|\bConf|\bInt|\bIntl|\bVol|\bNo|\bpp|\bvs|\bet|\bSymp|\bTrans|\bJ|\bSt|\bJr|\bDr|\bProf)"
+
+
+@dataclass
+class PubParts:
+    """What one publication's text says, before it becomes a YAML entry."""
+
+    title: str | None = None
+    authors: list[str] | None = None
+    venue: str | None = None
+    year: int | None = None
+    awards: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    links: list[str] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+    reviews: list[str] = field(default_factory=list)
+
+
+def take_links(text: str) -> tuple[str, list[str]]:
+    """Link labels written as '[PDF]', '📄 Paper', or a line of labels ('PDF | Code'); returns the rest."""
+    labels = [m.group(1) for m in BRACKETED.finditer(text)] + [m.group(1) for m in EMOJI_LINK.finditer(text)]
+    rest = EMOJI_LINK.sub(" ", BRACKETED.sub(" ", text))
+    rest = re.sub(_EMOJI, " ", rest) if labels else rest
+    pieces = [p for p in _SEP.split(rest.strip()) if p]
+    if pieces and all(re.fullmatch(_LINK, p, re.I) for p in pieces):
+        labels += pieces
+        rest = ""
+    rest = re.sub(r"(?:\s*[|·•]\s*)+$", "", " ".join(rest.split())).strip()
+    return rest, labels
+
+
+def take_awards(text: str) -> tuple[str, list[str]]:
+    """Award phrases ('🏆 Distinguished Paper Award', '(Best Paper Award)') and the text without them."""
+    awards = [m.group(1).strip() for m in AWARD.finditer(text)]
+    rest = re.sub(r"[\[(]\s*" + AWARD.pattern + r"\s*[\])]", " ", text)
+    rest = AWARD.sub(" ", rest)
+    rest = re.sub(r"\s+([.,;])", r"\1", " ".join(rest.split())).strip()
+    rest = re.sub(r"(?:\.\s*){2,}$", ".", rest).strip()
+    return rest, awards
+
+
+def take_notes(text: str) -> tuple[str, list[str]]:
+    """Presentation notes in parentheses ('(Oral)', '(Spotlight)') and the text without them."""
+    notes = []
+    for m in re.finditer(r"\(([^()]+)\)", text):
+        if NOTE.match(m.group(1).strip()):
+            notes.append(m.group(1).strip())
+    rest = text
+    for note in notes:
+        rest = rest.replace(f"({note})", " ")
+    return " ".join(rest.split()), notes
+
+
+def venue_first(text: str, ref: Reference) -> tuple[str | None, str]:
+    """A leading '[OSDI'24]' or '(MobiCom 2025)' and the rest of the line."""
+    match = _VENUE_FIRST.match(text)
+    if match is None:
+        return None, text
+    return match.group(1).strip(), text[match.end():].strip()
+
+
+def is_venue(text: str, ref: Reference) -> bool:
+    """Whether a line or segment reads as a venue: a known venue, venue words, a year, or a preprint status."""
+    stripped = text.strip().rstrip(".")
+    if not stripped or len(stripped.split()) > 25:
+        return False
+    if re.match(r"^(?:in|proc\.?|proceedings|to appear|accepted|appeared)\b", stripped, re.I):
+        return True
+    if PREPRINT.match(stripped) or re.fullmatch(r"(?:19|20)\d\d", stripped):
+        return True
+    match = ref.venue(stripped)
+    has_year = last_year(stripped) is not None
+    if has_year and (match.id or VENUE_WORDS.search(stripped) or len(stripped.split()) <= 8) and ":" not in stripped:
+        return True
+    if VENUE_WORDS.search(stripped) and ":" not in stripped:
+        return True
+    return match.id is not None and ref.venues.find(match.label) is not None
+
+
+def segments(text: str) -> list[str]:
+    """Split a one-line citation at sentence ends, not after initials or abbreviations."""
+    protected = re.sub(rf"({_NO_SPLIT})\.(?=\s)", lambda m: m.group(1) + "\x00", text)
+    parts = re.split(r"(?<=[.?!])\s+(?=\S)", protected)
+    return [p.replace("\x00", ".").strip() for p in parts if p.strip()]
+
+
+def parse_citation(text: str, ref: Reference, keys: set[str]) -> PubParts | None:
+    """A one-line citation in any common order: authors, title and venue ('A, B. Title. NSDI 2024.')."""
+    parts = PubParts()
+    quoted = _QUOTED.search(text)
+    if quoted and split_authors(text[: quoted.start()].strip().rstrip(",")):
+        parts.title = quoted.group(1).strip().rstrip(",")
+        parts.authors = split_authors(text[: quoted.start()].strip().rstrip(","))
+        venue = text[quoted.end():].strip(" ,")
+        parts.venue = venue or None
+        return parts
+    apa = _APA.match(text)
+    if apa and split_authors(apa.group("authors")):
+        parts.authors = split_authors(apa.group("authors"))
+        parts.year = int(apa.group("year"))
+        rest = segments(apa.group("rest"))
+        if rest:
+            parts.title = rest[0].rstrip(".")
+            parts.venue = " ".join(rest[1:]) or None
+        return parts
+    segs = segments(text)
+    if len(segs) < 2:
+        return None
+    kinds = []
+    for seg in segs:
+        if parts.authors is None and is_author_line(seg, keys):
+            kinds.append("authors")
+        elif is_venue(seg, ref) and parts.title is not None or re.fullmatch(r"(?:19|20)\d\d\.?", seg):
+            kinds.append("venue")
+        else:
+            kinds.append("title")
+        if kinds[-1] == "authors":
+            parts.authors = split_authors(seg)
+        elif kinds[-1] == "title" and parts.title is None:
+            parts.title = seg.rstrip(".")
+        elif kinds[-1] == "title":
+            kinds[-1] = "venue"
+    if parts.authors is None or parts.title is None:
+        return None
+    venue_segs = [s for s, k in zip(segs, kinds, strict=True) if k == "venue"]
+    parts.venue = " ".join(venue_segs) or None
+    return parts

@@ -1,0 +1,99 @@
+"""Split a page's lines into a header and titled sections (About, Experience, Education, Publications, ...)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .records import Line
+
+ABOUT, EXPERIENCE, EDUCATION, PUBLICATIONS, INTERESTS, PROJECTS, OTHER, HEADER = (
+    "about", "experience", "education", "publications", "interests", "projects", "other", "header")
+KEYWORDS = {
+    ABOUT: ["about", "about me", "bio", "biography", "short bio", "brief bio", "profile", "introduction", "overview",
+            "summary", "who am i", "hello"],
+    EXPERIENCE: ["experience", "work experience", "professional experience", "research experience",
+                 "industry experience", "employment", "employment history", "positions", "appointments",
+                 "academic appointments", "work", "career", "internships", "professional appointments",
+                 "positions held", "work history"],
+    EDUCATION: ["education", "degrees", "academic background", "education and training"],
+    PUBLICATIONS: ["publications", "selected publications", "papers", "selected papers", "recent publications",
+                   "publication list", "conference papers", "journal papers", "journal articles", "research papers",
+                   "preprints", "all publications", "peer-reviewed publications", "refereed publications",
+                   "full publication list", "publication"],
+    INTERESTS: ["research interests", "interests", "research areas", "research topics", "areas of interest",
+                "research focus"],
+    PROJECTS: ["projects", "selected projects", "software", "open source", "open-source projects", "systems"],
+    OTHER: ["awards", "honors", "honours", "awards and honors", "honors and awards", "awards & honors", "service",
+            "professional service", "academic service", "teaching", "talks", "invited talks", "news", "recent news",
+            "updates", "students", "mentoring", "advising", "contact", "misc", "miscellaneous", "media", "press",
+            "patents", "grants", "funding", "activities", "skills", "references", "links", "blog", "personal",
+            "fellowships", "selected awards", "teaching experience", "community service"],
+}
+_LOOKUP = {phrase: kind for kind, phrases in KEYWORDS.items() for phrase in phrases}
+
+
+@dataclass
+class Section:
+    """A run of lines under one heading."""
+
+    kind: str
+    title: str
+    heading: Line | None
+    lines: list[Line] = field(default_factory=list)
+    legend: str = ""
+
+
+def heading_text(line: Line) -> tuple[str, str]:
+    """The heading's words (markdown marks, a trailing colon and a parenthesised legend removed) and the legend."""
+    text = re.sub(r"^#+\s*", "", line.text).strip()
+    text = text.strip("=*_ ").rstrip(":").strip()
+    legend = ""
+    match = re.match(r"^(.*?)\s*\((.*)\)\s*$", text)
+    if match:
+        text, legend = match.group(1).strip(), match.group(2)
+    return text, legend
+
+
+def heading_kind(line: Line) -> str | None:
+    """The section kind a heading line introduces, or None when the line is not a heading."""
+    text, _ = heading_text(line)
+    if len(text.split()) > 6 or not text:
+        return None
+    kind = _LOOKUP.get(text.lower().replace("’", "'"))
+    if kind:
+        return kind
+    marked = line.heading or line.text.startswith("#")
+    if marked and not re.search(r"\d", text) and len(text.split()) <= 5:
+        return OTHER
+    return None
+
+
+def _metric_label(lines: list[Line], i: int) -> bool:
+    """'Publications' right under '35+' is a metric's label, not a heading."""
+    return i > 0 and re.fullmatch(r"\d[\d,]*\+?", lines[i - 1].text) is not None
+
+
+def split_sections(lines: list[Line], skip: set[int]) -> list[Section]:
+    """The header (lines before the first heading) and each section in page order; skip holds consumed indexes."""
+    sections = [Section(HEADER, "", None)]
+    content = [line for line in lines if line.text]
+    for pos, line in enumerate(content):
+        kind = None if line.index in skip or _metric_label(content, pos) else heading_kind(line)
+        if kind is None:
+            sections[-1].lines.append(line)
+            continue
+        title, legend = heading_text(line)
+        sections.append(Section(kind, title, line, legend=legend))
+    return sections
+
+
+def text_lines(text: str) -> list[Line]:
+    """Plain text as lines with 1-based numbers and indentation."""
+    out = []
+    for i, raw in enumerate(text.splitlines()):
+        expanded = raw.replace("\t", "    ").replace("\u00a0", " ")
+        stripped = expanded.strip()
+        out.append(Line(i, i + 1, " ".join(stripped.split()) if "  " not in stripped else stripped,
+                        len(expanded) - len(expanded.lstrip())))
+    return out

@@ -1,0 +1,156 @@
+"""Reference data lookups: organisations and venues from data/, matched by id, name, acronym and alias."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import Location, SourceError
+from ..model import parse_organizations, parse_venues
+from ..resolve import Lookup, normalize_name
+from ..sources import read_yaml
+from .dates import last_year
+
+ORG_WORDS = re.compile(r"\b(?:university|universit[äéy]|universidad|institute|institut|college|school|laborator(?:y|ies)|"
+                       r"labs?|research|inc|corp(?:oration)?|ltd|llc|gmbh|company|group|team|cent(?:er|re)|academy|"
+                       r"department|dept|faculty|foundation|hospital|polytechnic|politecnico|technion)\b", re.I)
+VENUE_WORDS = re.compile(r"\b(?:conference|symposium|workshop|journal|transactions|proceedings|proc\.|letters|"
+                         r"magazine|review|annual meeting|colloquium|congress)\b", re.I)
+PREPRINT = re.compile(r"\b(?:preprint|under review|under submission|in submission|submitted|manuscript|"
+                      r"working paper|in preparation)\b", re.I)
+_ARXIV_ID = re.compile(r"\barXiv:\s*\d{4}\.\d{4,5}(?:v\d+)?", re.I)
+_SHORT_YEAR = re.compile(r"(?:['’](\d{2})\b|\b[A-Za-z][\w-]*\s(\d{2})\))")
+_LEADING = re.compile(r"^(?:(?:in|at|to appear in|accepted (?:at|to|by)|appeared in|published in|proc\.?|"
+                      r"proceedings of|the|of|ieee/acm|acm/ieee)\s+)+", re.I)
+_ORDINAL = re.compile(r"\b\d+(?:st|nd|rd|th)\b", re.I)
+
+
+@dataclass(frozen=True)
+class VenueMatch:
+    """What a venue text resolves to: id (or None), year, status and the venue as named."""
+
+    id: str | None
+    year: int | None
+    status: str
+    label: str
+
+
+@dataclass
+class Reference:
+    """Organisations and venues known in data/, for resolving names as written."""
+
+    orgs: Lookup = field(default_factory=lambda: Lookup("organisation"))
+    venues: Lookup = field(default_factory=lambda: Lookup("venue"))
+    org_types: dict[str, str] = field(default_factory=dict)
+    org_parents: dict[str, str | None] = field(default_factory=dict)
+    venue_types: dict[str, str] = field(default_factory=dict)
+    org_phrases: list[tuple[str, str]] = field(default_factory=list)
+    venue_phrases: list[tuple[str, str]] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, data: Path) -> Reference:
+        """Read organizations.yaml and venues.yaml from a data directory (either may be missing)."""
+        if not data.is_dir():
+            raise SourceError(Location(data), "data directory not found; pass --data DIR (it holds "
+                                              "organizations.yaml and venues.yaml)")
+        ref = cls()
+        orgs_file, venues_file = data / "organizations.yaml", data / "venues.yaml"
+        orgs = parse_organizations(read_yaml(orgs_file)) if orgs_file.exists() else ()
+        venues = parse_venues(read_yaml(venues_file)) if venues_file.exists() else ()
+        for org in orgs:
+            names = (org.name, *org.aliases, *org.names.values())
+            ref.orgs.add(org.id, *names)
+            ref.org_types[org.id], ref.org_parents[org.id] = org.type, org.parent
+            ref.org_phrases += [(normalize_name(n), org.id) for n in names if len(normalize_name(n)) >= 2]
+        for venue in venues:
+            ref.venues.add(venue.id, venue.name, venue.acronym, *venue.aliases)
+            ref.venue_types[venue.id] = venue.type
+            names = (venue.name, venue.acronym, *venue.aliases)
+            ref.venue_phrases += [(normalize_name(n), venue.id) for n in names if n and len(normalize_name(n)) >= 3]
+        ref.org_phrases.sort(key=lambda p: -len(p[0]))
+        ref.venue_phrases.sort(key=lambda p: -len(p[0]))
+        return ref
+
+    def org(self, text: str) -> str | None:
+        """The id of the organisation a text names, also without 'the' or a parenthesised other-script name."""
+        text = text.strip().strip(".,;")
+        candidates = [text, re.sub(r"^the\s+", "", text, flags=re.I), re.sub(r"\s*\([^()]*\)\s*$", "", text)]
+        for candidate in candidates:
+            if candidate and not candidate.isdigit():
+                found = self.orgs.find(candidate)
+                if found:
+                    return found
+        return None
+
+    def orgs_in(self, text: str) -> list[str]:
+        """Known organisations named anywhere in a text, longest names first, without overlaps, in text order."""
+        padded = f" {normalize_name(text)} "
+        found: list[tuple[int, str]] = []
+        taken: list[tuple[int, int]] = []
+        for phrase, ident in self.org_phrases:
+            start = padded.find(f" {phrase} ")
+            while start >= 0:
+                end = start + len(phrase) + 1
+                if not any(s < end and start < e for s, e in taken):
+                    taken.append((start, end))
+                    found.append((start, ident))
+                start = padded.find(f" {phrase} ", start + 1)
+        seen: list[str] = []
+        for _, ident in sorted(found):
+            if ident not in seen:
+                seen.append(ident)
+        return seen
+
+    def venue(self, text: str) -> VenueMatch:
+        """Resolve a venue line: '21st USENIX Symposium on ... (NSDI), 2024.' -> nsdi, 2024."""
+        clean = _ARXIV_ID.sub("arXiv", text)
+        year = last_year(clean)
+        if year is None:
+            short = _SHORT_YEAR.search(clean)
+            if short:
+                year = 2000 + int(short.group(1) or short.group(2))
+        ident = self._venue_id(clean)
+        label = venue_label(clean)
+        is_preprint = bool(PREPRINT.search(clean)) or (ident is not None and self.venue_types.get(ident) == "repository")
+        return VenueMatch(ident, year, "preprint" if is_preprint else "published", label)
+
+    def _venue_id(self, text: str) -> str | None:
+        for inner in re.findall(r"\(([^()]+)\)", text):
+            found = self.venues.find(_strip_years(inner))
+            if found:
+                return found
+        found = self.venues.find(venue_label(text))
+        if found:
+            return found
+        padded = f" {normalize_name(_strip_years(text))} "
+        for phrase, ident in self.venue_phrases:
+            if f" {phrase} " in padded:
+                return ident
+        return None
+
+
+def _strip_years(text: str) -> str:
+    text = re.sub(r"['’]\d{2}\b", " ", text)
+    text = re.sub(r"\b(?:19|20)\d\d\b", " ", text)
+    text = re.sub(r"(?<=[A-Za-z])\s\d{2}$", " ", text.strip())
+    return " ".join(text.split())
+
+
+def venue_label(text: str) -> str:
+    """The venue's name without 'In Proc.', ordinals, years, trailing punctuation: 'USENIX OSDI'."""
+    text = _ARXIV_ID.sub("arXiv", text)
+    text = _LEADING.sub("", text.strip())
+    text = _ORDINAL.sub(" ", _strip_years(text))
+    text = re.sub(r"\(\s*\)", " ", text)
+    text = re.sub(r"\s*,\s*(?=,|$)", "", " ".join(text.split()))
+    return text.strip(" .,;:–-")
+
+
+def is_org_like(text: str) -> bool:
+    """Whether a text reads as an organisation's name: an org word, or an acronym such as 'EPFL' or 'ETH Zurich'."""
+    if ORG_WORDS.search(text):
+        return True
+    tokens = text.split()
+    return bool(tokens) and len(tokens) <= 4 and re.fullmatch(r"[A-Z][A-Z&]{1,6}", tokens[0]) is not None and all(
+        t[:1].isupper() for t in tokens)

@@ -13,7 +13,7 @@ from kg.config import PROJECT_ROOT, Config
 from kg.iris import Minter
 
 REPO_DATA = PROJECT_ROOT / "data"
-SEEDS = PROJECT_ROOT.parent.parent / "shared" / "seeds"
+SEEDS = PROJECT_ROOT.parent / "shared" / "seeds"
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 
 

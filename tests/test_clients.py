@@ -206,7 +206,6 @@ SPARQLWRAPPER_FORMAT_PARAMETER = (
     "are unusable from SPARQLWrapper's defaults")
 
 
-@pytest.mark.xfail(reason=SPARQLWRAPPER_FORMAT_PARAMETER, raises=QueryBadFormed, strict=True)
 @pytest.mark.parametrize(("query", "return_format", "media_type"), [
     pytest.param(TWO_PEOPLE, TSV, "text/tab-separated-values", id="select-tsv"),
     pytest.param(WENCONG_PAPERS, JSONLD, "application/ld+json", id="construct-jsonld"),
@@ -489,7 +488,7 @@ def _chunked_cases() -> list[Any]:
     ]
 
 
-@pytest.mark.xfail(reason=CHUNKED_BODY_IS_TRUNCATED, strict=True)
+
 @pytest.mark.parametrize(("content_type", "body"), _chunked_cases())
 def test_chunked_request_over_the_size_limit_is_413(endpoint: str, content_type: str, body: bytes) -> None:
     assert len(body) > MAX_REQUEST_BYTES

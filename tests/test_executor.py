@@ -112,3 +112,16 @@ def test_result_cache_is_bounded_and_lru() -> None:
     assert cache.get("b") is None and cache.get("a") == b"12345" and cache.get("c") == b"123"
     cache.put("big", b"1234567")
     assert cache.get("big") is None
+
+
+def test_workers_that_cannot_start_fail_fast(tmp_path: Path) -> None:
+    from kg.server.executor import WorkersDown
+
+    broken = QueryPool(tmp_path / "no-store", 1, in_memory=False, max_pending=2)
+    deadline = time.monotonic() + 60
+    while broken.starting and time.monotonic() < deadline:
+        time.sleep(0.05)
+    started = time.monotonic()
+    with pytest.raises(WorkersDown):
+        broken.run(job(LOOKUP))
+    assert time.monotonic() - started < 1

@@ -348,7 +348,9 @@ def test_query_page_offers_every_example(client: FlaskClient) -> None:
         assert "/sparql?" + urlencode({"query": PREFIX_BLOCK + "\n" + body}) in runs
     for fmt in ("json", "xml", "csv", "tsv", "ttl", "jsonld", "nt", "rdf"):
         assert any(f"format={fmt}" in href for href in runs), fmt
-    assert 'src="/static/query.js"' in text and client.get("/static/query.js").status_code == 200
+    assert 'src="/static/query.js"' in text
+    with client.get("/static/query.js") as script:
+        assert script.status_code == 200 and script.mimetype in ("text/javascript", "application/javascript")
 
 
 def test_example_links_answer_in_every_format(client: FlaskClient) -> None:
@@ -366,7 +368,7 @@ def test_render_results_html(app, client: FlaskClient) -> None:  # type: ignore[
     with app.test_request_context("/sparql"):
         text = render_results_html(query, results)
         assert '<table class="results">' in text and text.count("<tr>") == 4
-        assert 'href="/page/person/' in text
+        assert 'href="/page/' in text
         assert "SELECT DISTINCT ?name" in text
         ask = render_results_html("ASK {}", b'{"head": {}, "boolean": true}')
         assert '<p class="boolean">true</p>' in ask

@@ -202,5 +202,6 @@ def serve(data: Path | None, store: Path | None, host: str, port: int, workers: 
     click.echo(f"serving http://{host}:{port}/sparql (Ctrl-C to stop)", err=True)
     args = [sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}", "--workers", str(workers),
             "--threads", str(threads), "--worker-class", "gthread", "--access-logfile", "-",
+            "--limit-request-line", "8190",
             "kg.server.wsgi:app"]
     os.execve(sys.executable, args, env)

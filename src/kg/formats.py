@@ -34,9 +34,9 @@ _TABLE: dict[str, tuple[str, str, Any, str | None, tuple[str, ...], tuple[str, .
     "N_TRIPLES": ("application/n-triples", "nt", ox.RdfFormat.N_TRIPLES, "nt", ("nt", "ntriples", "n-triples"), ()),
     "N_QUADS": ("application/n-quads", "nq", ox.RdfFormat.N_QUADS, "nquads", ("nq", "nquads", "n-quads"), ()),
     "TRIG": ("application/trig", "trig", ox.RdfFormat.TRIG, "trig", ("trig",), ()),
-    "JSON_LD": ("application/ld+json", "jsonld", ox.RdfFormat.JSON_LD, "json-ld", ("jsonld", "json-ld", "json"),
+    "JSON_LD": ("application/ld+json", "jsonld", ox.RdfFormat.JSON_LD, "json-ld", ("jsonld", "json-ld", "ld+json", "json"),
                 ("application/json",)),
-    "RDF_XML": ("application/rdf+xml", "rdf", ox.RdfFormat.RDF_XML, "xml", ("rdf", "rdfxml", "rdf-xml", "owl", "xml"),
+    "RDF_XML": ("application/rdf+xml", "rdf", ox.RdfFormat.RDF_XML, "xml", ("rdf", "rdfxml", "rdf-xml", "rdf+xml", "owl", "xml"),
                 ("application/xml", "text/xml")),
     "HTML": ("text/html", "html", None, None, ("html",), ("application/xhtml+xml",)),
 }

@@ -64,7 +64,8 @@ def take_awards(text: str) -> tuple[str, list[str]]:
     rest = re.sub(r"[\[(]\s*" + AWARD.pattern + r"\s*[\])]", " ", text)
     rest = AWARD.sub(" ", rest)
     rest = re.sub(r"\s+([.,;])", r"\1", " ".join(rest.split())).strip()
-    rest = re.sub(r"(?:\.\s*){2,}$", ".", rest).strip()
+    if awards:
+        rest = re.sub(r"\.\s+\.$", ".", rest).strip()
     return rest, awards
 
 

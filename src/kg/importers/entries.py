@@ -114,7 +114,7 @@ def pieces(text: str, ref: Reference, education: bool) -> list[Piece]:
     """Classify the parts of an entry line: role, org, degree, advisors, thesis, detail."""
     out: list[Piece] = []
     for chunk in _STRONG.split(text):
-        chunk = re.sub(r"\(\s*[,;]?\s*\)|\[\s*\]", " ", chunk).strip(" ,;|:–-")
+        chunk = re.sub(r"\(\s*[,;]?\s*\)|\[\s*\]", " ", chunk).strip(" ,;|:–—-")
         if chunk.count("(") != chunk.count(")"):
             chunk = chunk.strip("()").strip()
         if not chunk:
@@ -170,8 +170,9 @@ def block_pieces(block: Block, ref: Reference, education: bool) -> tuple[list[Pi
             text = without(text, span)
         found, text = find_duration(text)
         duration = duration or found
-        if len(text.split()) >= 6 and not DEGREE.match(text) and not _ADVISORS.match(text) and \
-                not ROLE_WORDS.search(text.split(",")[0]) and not ref.org(text.split(",")[0]):
+        if len(text.split()) >= 6 and not DEGREE.search(text) and not _ADVISORS.match(text) and \
+                not _STRONG.search(text) and not ROLE_WORDS.search(text.split(",")[0]) and \
+                not ref.org(text.split(",")[0]) and not _org_parts(text, ref):
             out.append(Piece(text.strip(), "detail"))
             continue
         out.extend(pieces(text, ref, education))
@@ -193,4 +194,5 @@ def degree_parts(written: str) -> tuple[str, str | None, str | None]:
     match = re.match(r"^(.*?)(?:\s+in\s+|\s*,\s*)(.+)$", written)
     head, field_name = (match.group(1), match.group(2)) if match else (written, None)
     degree = short_degree(head)
-    return degree, field_name, (written if written != degree and written != f"{degree} in {field_name}" else None)
+    spelled = " " in head.strip() and head.strip() != degree
+    return degree, field_name, (written if spelled else None)

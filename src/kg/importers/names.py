@@ -191,6 +191,8 @@ def split_authors(text: str) -> list[str] | None:
         paired = _pairs(parts)
         if paired is not None:
             parts = paired
+        elif len(parts) == 2 and all(len(p.split()) == 1 and not _INITIAL.match(p) for p in parts):
+            parts = [_reorder(f"{parts[0]}, {parts[1]}")]
     parts = ["..." if _elision(p) else _clean(p) for p in parts]
     named = [p for p in parts if p != "..."]
     if not named or sum(1 for p in named if is_name(p)) < max(1, round(0.8 * len(named) + 0.01)):

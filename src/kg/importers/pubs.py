@@ -199,7 +199,7 @@ def finish(parts: PubParts, block: _Block, ref: Reference, legend: str,
     pub: dict[str, Any] = {"title": title, "authors": authors}
     if match and match.id:
         pub["venue"] = match.id
-    if parts.venue:
+    if parts.venue and not re.fullmatch(r"[\s(]*(?:19|20)\d\d[\s).,]*", parts.venue):
         pub["venue_as_written"] = parts.venue
     pub["year"] = year
     status = block.status or (match.status if match else "published")

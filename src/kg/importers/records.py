@@ -28,11 +28,18 @@ class Item:
     notes: list[str] = field(default_factory=list)
 
     def span(self) -> str:
-        """'line 4' or 'lines 4-7' for a comment."""
-        if not self.lines:
+        """'line 4', 'lines 4-7' or 'lines 4, 9-10' for a comment."""
+        numbers = sorted(set(self.lines))
+        if not numbers:
             return ""
-        low, high = min(self.lines), max(self.lines)
-        return f"line {low}" if low == high else f"lines {low}-{high}"
+        runs: list[list[int]] = []
+        for no in numbers:
+            if runs and no == runs[-1][-1] + 1:
+                runs[-1].append(no)
+            else:
+                runs.append([no])
+        text = ", ".join(f"{r[0]}" if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+        return f"line {text}" if len(numbers) == 1 else f"lines {text}"
 
 
 @dataclass

@@ -184,7 +184,7 @@ def _merge_prose_degrees(page: _Page) -> None:
             if institution is None:
                 continue
             value: dict[str, Any] = {"degree": degree_parts(degree.written)[0]}
-            if value["degree"] != degree.written:
+            if value["degree"] != degree.written and " " in degree.written:
                 value["degree_name"] = degree.written
             value["institution"] = institution
             match = Item(value, [line_no])

@@ -103,8 +103,8 @@ def render(draft: Draft) -> str:
     for key in PROFILE_KEYS:
         if key in draft.fields:
             item = draft.fields[key]
-            out += [f"# review: {r}" for r in item.reviews]
-            out += [f"# {n}" for n in item.notes]
+            out += [line for r in item.reviews for line in _wrap(f"# review: {r}", "")]
+            out += [line for n in item.notes for line in _wrap(f"# {n}", "")]
             span = item.span()
             out.append(f"{key}: {scalar(item.value)}" + (f"  # {span}" if span else ""))
         elif draft.lists.get(key):

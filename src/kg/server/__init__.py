@@ -37,7 +37,6 @@ def create_app(config: Config | None = None, store: Store | None = None) -> Flas
     """
     config = config or Config()
     app = Flask(__name__)
-    app.config["MAX_CONTENT_LENGTH"] = config.max_request_bytes
     app.config["MAX_FORM_MEMORY_SIZE"] = config.max_request_bytes
     app.extensions[EXTENSION] = StoreHandle(config, store)
     for blueprint in BLUEPRINTS:

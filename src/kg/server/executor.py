@@ -62,6 +62,13 @@ class Saturated(KgError):
     retry_after = 1
 
 
+class WorkersDown(KgError):
+    """No query worker process is running."""
+
+    status = 503
+    retry_after = 5
+
+
 class EngineCrashed(KgError):
     """The worker evaluating the query died."""
 
@@ -142,20 +149,37 @@ class QueryPool:
         self.idle: queue.Queue[Worker] = queue.Queue()
         self.admission = threading.BoundedSemaphore(max_pending)
         self.closed = False
+        self.lock = threading.Lock()
+        self.alive = 0
+        self.starting = 0
         for _ in range(size):
             self._replace()
 
     def _replace(self) -> None:
         """Start a worker in the background and make it available once its store is open."""
+        with self.lock:
+            self.starting += 1
+
         def start() -> None:
             worker = Worker(self.path, self.in_memory)
-            if worker.wait_ready(self.startup_timeout) and not self.closed:
+            ready = worker.wait_ready(self.startup_timeout) and not self.closed
+            with self.lock:
+                self.starting -= 1
+                self.alive += ready
+            if ready:
                 self.idle.put(worker)
             else:
-                logger.error("query worker failed to start")
+                logger.error("query worker failed to start (exit code %s)", worker.process.exitcode)
                 worker.kill()
 
         threading.Thread(target=start, daemon=True).start()
+
+    def _retire(self, worker: Worker) -> None:
+        """Kill a worker and start its replacement."""
+        worker.kill()
+        with self.lock:
+            self.alive -= 1
+        self._replace()
 
     def run(self, job: QueryJob) -> bytes:
         """Answer a job in a worker within job.timeout seconds (queueing time included)."""
@@ -163,6 +187,8 @@ class QueryPool:
             raise Saturated("the endpoint is busy: too many queries are running; retry shortly")
         deadline = time.monotonic() + job.timeout
         try:
+            if self.alive == 0 and self.starting == 0:
+                raise WorkersDown("no query worker could start; see the server log")
             try:
                 worker = self.idle.get(timeout=job.timeout)
             except queue.Empty:
@@ -175,14 +201,12 @@ class QueryPool:
         try:
             worker.conn.send(job)
             if not worker.conn.poll(max(0.0, deadline - time.monotonic())):
-                worker.kill()
-                self._replace()
+                self._retire(worker)
                 raise QueryTimeout(f"the query ran past the time limit of {job.timeout:g} s and was stopped; "
                                    "narrow it or add a LIMIT")
             status, payload, message = worker.conn.recv()
         except (EOFError, OSError, BrokenPipeError):
-            worker.kill()
-            self._replace()
+            self._retire(worker)
             raise EngineCrashed("the query engine failed on this query (for example, nesting too deep); "
                                 "simplify the query") from None
         self.idle.put(worker)

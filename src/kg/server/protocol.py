@@ -9,6 +9,7 @@ from flask import Request
 from werkzeug.http import parse_options_header
 
 from ..errors import BadQuery
+from ..formats import Format
 from .errors import PayloadTooLarge, UnsupportedMediaType
 
 FORM = "application/x-www-form-urlencoded"
@@ -67,12 +68,24 @@ def _single(params: dict[str, list[str]], name: str) -> str | None:
     return values[0] if values else None
 
 
+def _format(params: dict[str, list[str]]) -> str | None:
+    """The format= value to honour: the first one naming a known format (clients such as SPARQLWrapper
+    send several, e.g. format=json-ld&format=application/ld+json), else the first one given."""
+    values = params.get("format", [])
+    return next((v for v in values if Format.from_name(v) is not None), values[0] if values else None)
+
+
 def _body(request: Request, limit: int) -> bytes:
+    """The request body, read up to one byte past the limit so that an oversized body is refused, never cut.
+
+    The app sets no MAX_CONTENT_LENGTH, because werkzeug would silently truncate a chunked body at that
+    limit instead of refusing it.
+    """
     if request.content_length is not None and request.content_length > limit:
-        raise PayloadTooLarge(f"request body is larger than {limit} bytes")
-    data = request.get_data(cache=True)
+        raise PayloadTooLarge(f"request body is larger than {limit} bytes; send a smaller request")
+    data = request.stream.read(limit + 1)
     if len(data) > limit:
-        raise PayloadTooLarge(f"request body is larger than {limit} bytes")
+        raise PayloadTooLarge(f"request body is larger than {limit} bytes; send a smaller request")
     return data
 
 
@@ -124,6 +137,6 @@ def read_operation(request: Request, max_bytes: int) -> Operation:
         text=query if query is not None else update or "",
         default_graphs=tuple(params.get("default-graph-uri", [])),
         named_graphs=tuple(params.get("named-graph-uri", [])),
-        format=_single(params, "format"),
+        format=_format(params),
         params=params,
     )

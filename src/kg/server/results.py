@@ -6,6 +6,8 @@ SPARQLWrapper ignore headers, and a truncated COUNT-less result looks complete. 
 results once in a line-per-row format (TSV / N-Triples, one row or triple per line, nothing escaped onto
 a second line) and stops as soon as the limit is passed, so an oversized result is never built in full.
 
+Graph results are sorted and deduplicated, so the same CONSTRUCT gives the same bytes from every worker.
+
 Time limit: ``query_timeout`` is checked each time pyoxigraph hands over a chunk of serialised results
 (``QueryTimeout``, 503). pyoxigraph offers no way to cancel a query, so a query that computes for long
 before producing its first chunk is only stopped at that chunk.
@@ -125,9 +127,10 @@ def serialize_result(result: Any, fmt: Format, limits: Limits) -> bytes:
         return out.getvalue()
     counter = _Counter(limits.max_results, limits, "triples")
     result.serialize(counter, format=ox.RdfFormat.N_TRIPLES)
+    lines = sorted(set(counter.value().splitlines(keepends=True)))
     if fmt is Format.N_TRIPLES:
-        return counter.value()
-    return serialize_rdf(ox.parse(counter.value(), format=ox.RdfFormat.N_TRIPLES), fmt)
+        return b"".join(lines)
+    return serialize_rdf(ox.parse(b"".join(lines), format=ox.RdfFormat.N_TRIPLES), fmt)
 
 
 def serialize_rdf(statements: Iterable[Any], fmt: Format, prefixes: Mapping[str, str] = PREFIXES) -> bytes:

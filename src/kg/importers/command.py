@@ -1,0 +1,70 @@
+"""The `kg import` command: a homepage text, saved HTML page or BibTeX file in, draft profile YAML out."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+from ..errors import KgError
+
+
+def _write(path: Path, text: str) -> None:
+    """Write the file whole or not at all (a temporary file renamed into place)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temp, path)
+    except OSError:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+HELP = """Import a homepage (plain text or saved HTML) or a BibTeX file as a draft profile.
+
+Prints the YAML, or writes it to -o OUT.yaml. Nothing is invented: what the input does not state
+stays empty; '# review:' comments mark what to check; unparsed parts are kept as comments at the end.
+
+Example: kg import homepage.txt -o data/profiles/ada-lovelace.yaml
+"""
+
+
+def _import(file: Path, output: Path | None, name: str | None, data: Path) -> None:
+    """Run the import and print or write the YAML; errors exit with the error's code."""
+    from . import import_file
+
+    try:
+        result = import_file(file, name=name, data=data)
+    except KgError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    reviews = len(re.findall(r"^\s*# review:", result.yaml_text, re.M))
+    if output is None:
+        click.echo(result.yaml_text, nl=False)
+    else:
+        try:
+            _write(output, result.yaml_text)
+        except OSError as exc:
+            click.echo(f"error: {output}: cannot write: {exc.strerror}", err=True)
+            sys.exit(1)
+        click.echo(f"wrote {output}", err=True)
+    click.echo(f"imported {result.kind}: {len(result.draft.items('publications'))} publications, "
+               f"{len(result.draft.items('experience'))} positions, {len(result.draft.items('education'))} "
+               f"degrees; {reviews} to review; suggested file data/profiles/{result.profile_id}.yaml", err=True)
+
+
+import_command = click.command(name="import", help=HELP)(
+    click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))(
+        click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                     help="Write the YAML here [default: stdout].")(
+            click.option("--name", default=None, help="The person's full name, when the page does not make it "
+                                                       "clear.")(
+                click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=Path("data"),
+                             show_default=True, help="Data directory with organizations.yaml and venues.yaml.")(
+                    _import)))))

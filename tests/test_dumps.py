@@ -1,0 +1,107 @@
+"""The dataset as files: deterministic dumps (cached per store version), the VoID description, the context."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+from rdflib import Dataset, Graph, Literal, URIRef
+from rdflib.namespace import RDF, VOID, XSD
+
+from kg.config import Config
+from kg.exports import Selection, export, load_context
+
+from .conftest import REPO_DATA, assert_isomorphic
+
+DUMPS = [("nq", "application/n-quads", "nquads"), ("ttl", "text/turtle", "turtle"),
+         ("jsonld", "application/ld+json", "json-ld")]
+
+
+@pytest.mark.parametrize(("ext", "mimetype", "rdflib_name"), DUMPS, ids=[d[0] for d in DUMPS])
+def test_dump_is_the_export(client: FlaskClient, store, ext: str, mimetype: str, rdflib_name: str) -> None:  # type: ignore[no-untyped-def]
+    response = client.get(f"/dump.{ext}")
+    assert response.status_code == 200 and response.mimetype == mimetype
+    name = {"nq": "nq", "ttl": "turtle", "jsonld": "jsonld"}[ext]
+    assert response.data == export(store, name, Selection.ALL, context=load_context(Config()))
+    if ext == "nq":
+        dataset = Dataset()
+        dataset.parse(data=response.data, format="nquads")
+        for graph_name in store.graph_names():
+            assert_isomorphic(dataset.graph(URIRef(graph_name)), store.rdflib_graph(graph_name))
+    else:
+        assert_isomorphic(Graph().parse(data=response.data, format=rdflib_name), store.rdflib_graph())
+
+
+def test_dump_is_cached_and_conditional(client: FlaskClient) -> None:
+    first = client.get("/dump.ttl")
+    etag = first.headers["ETag"]
+    assert client.get("/dump.ttl").data == first.data
+    again = client.get("/dump.ttl", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and not again.data
+
+
+def test_unknown_dump_is_404(client: FlaskClient) -> None:
+    assert client.get("/dump.csv").status_code == 404
+
+
+@pytest.fixture(scope="module")
+def rebuilt_client(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """An app over a second build of the same data, in another directory."""
+    from kg.pipeline import build
+    from kg.server import create_app
+
+    store_dir: Path = tmp_path_factory.mktemp("rebuilt") / "store"
+    config = Config(data=REPO_DATA, store=store_dir)
+    build(config)
+    return create_app(config).test_client()
+
+
+@pytest.mark.parametrize("ext", ["nq", "ttl", "jsonld"])
+def test_dumps_are_byte_identical_across_rebuilds(client: FlaskClient, rebuilt_client: FlaskClient, ext: str) -> None:
+    assert client.get(f"/dump.{ext}").data == rebuilt_client.get(f"/dump.{ext}").data
+
+
+@pytest.mark.parametrize("path", ["/void", "/.well-known/void"])
+def test_void_description(client: FlaskClient, store, path: str) -> None:  # type: ignore[no-untyped-def]
+    response = client.get(path)
+    assert response.status_code == 200 and response.mimetype == "text/turtle"
+    graph = Graph().parse(data=response.data, format="turtle")
+    datasets = [d for d in graph.subjects(RDF.type, VOID.Dataset) if graph.value(d, VOID.sparqlEndpoint)]
+    assert len(datasets) == 1
+    dataset = datasets[0]
+    merged = store.rdflib_graph()
+    assert graph.value(dataset, VOID.triples) == Literal(len(merged), datatype=XSD.integer)
+    minted = {s for s in merged.subjects() if str(s).startswith("https://kg.example.org/id/")}
+    assert graph.value(dataset, VOID.entities).toPython() == len(minted)
+    assert graph.value(dataset, VOID.classes).toPython() == len(set(merged.objects(None, RDF.type)))
+    assert graph.value(dataset, VOID.properties).toPython() == len(set(merged.predicates()))
+    assert str(graph.value(dataset, VOID.sparqlEndpoint)) == "http://localhost/sparql"
+    assert graph.value(dataset, VOID.uriSpace) == Literal("https://kg.example.org/id/")
+    dumps = sorted(str(d) for d in graph.objects(dataset, VOID.dataDump))
+    assert dumps == ["http://localhost/dump.jsonld", "http://localhost/dump.nq", "http://localhost/dump.ttl"]
+    for url in dumps:
+        assert client.get(url).status_code == 200
+    subsets = {str(s): graph.value(s, VOID.triples).toPython() for s in graph.objects(dataset, VOID.subset)}
+    assert subsets == {name: len(store.rdflib_graph(name)) for name in store.graph_names()}
+    people = [p for p in graph.objects(dataset, VOID.classPartition)
+              if graph.value(p, VOID["class"]) == URIRef("http://schema.org/Person")]
+    assert len(people) == 1 and graph.value(people[0], VOID.entities).toPython() == len(
+        set(merged.subjects(RDF.type, URIRef("http://schema.org/Person"))))
+    for example in graph.objects(dataset, VOID.exampleResource):
+        assert client.get(str(example)[len("https://kg.example.org"):]).status_code == 303
+
+
+@pytest.mark.parametrize(("accept", "rdflib_name"), [("application/ld+json", "json-ld"),
+                                                     ("application/n-triples", "nt"),
+                                                     ("application/rdf+xml", "xml")])
+def test_void_negotiates(client: FlaskClient, accept: str, rdflib_name: str) -> None:
+    turtle = Graph().parse(data=client.get("/void").data, format="turtle")
+    response = client.get("/void", headers={"Accept": accept})
+    assert response.mimetype == accept and "Accept" in response.headers["Vary"]
+    assert_isomorphic(Graph().parse(data=response.data, format=rdflib_name), turtle)
+
+
+def test_void_follows_the_request_host(client: FlaskClient) -> None:
+    graph = Graph().parse(data=client.get("/void", base_url="https://kg.example.net").data, format="turtle")
+    assert URIRef("https://kg.example.net/sparql") in set(graph.objects(None, VOID.sparqlEndpoint))

@@ -152,6 +152,16 @@ def test_page_renders_and_its_links_navigate(page: tuple[Any, Watch], name: str,
         assert tab.locator("h1").count() == 1
 
 
+def test_requests_leaving_127_0_0_1_are_caught(page: tuple[Any, Watch]) -> None:
+    """The guard itself: a request to another host is aborted and recorded (then forgiven for this test)."""
+    tab, watch = page
+    tab.goto("/")
+    outcome = tab.evaluate("fetch('http://192.0.2.1/probe').then(() => 'reached', () => 'blocked')")
+    assert outcome == "blocked" and watch.outside == ["http://192.0.2.1/probe"]
+    watch.outside.clear()
+    watch.allowed.append("ERR_FAILED")
+
+
 def test_unknown_iri_is_a_404_page(page: tuple[Any, Watch]) -> None:
     tab, watch = page
     watch.allowed.append("404")
@@ -168,8 +178,8 @@ def test_query_page_runs_a_query_and_shows_the_table(page: tuple[Any, Watch]) ->
     tab.locator("table.results tbody tr").first.wait_for()
     assert "Xinyi Zhang" in tab.locator("table.results").inner_text()
     assert "format=csv" in tab.get_by_role("link", name="CSV").get_attribute("href")
-    tab.locator("#query-text").fill("PREFIX schema: <http://schema.org/>\n"
-                                    "SELECT ?p ?name WHERE { ?p a schema:Person ; schema:name ?name } ORDER BY ?name LIMIT 5")
+    tab.locator("#query-text").fill("PREFIX schema: <http://schema.org/>\nSELECT ?p ?name WHERE { "
+                                    "?p a schema:Person ; schema:name ?name } ORDER BY ?name LIMIT 5")
     tab.get_by_role("button", name="Run query").click()
     tab.get_by_text("5 rows.").wait_for()
     assert tab.locator("table.results tbody tr").count() == 5

@@ -100,7 +100,8 @@ def merged(store) -> Graph:  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize(("accept", "target"), [
     ("text/html", f"/page/{ZIHENG}"), (BROWSER, f"/page/{ZIHENG}"), ("text/turtle", f"/data/{ZIHENG}.ttl"),
     ("application/ld+json", f"/data/{ZIHENG}.jsonld"), ("application/n-triples", f"/data/{ZIHENG}.nt"),
-    ("application/rdf+xml", f"/data/{ZIHENG}.rdf"), ("text/turtle;q=0.5, application/ld+json", f"/data/{ZIHENG}.jsonld"),
+    ("application/rdf+xml", f"/data/{ZIHENG}.rdf"),
+    ("text/turtle;q=0.5, application/ld+json", f"/data/{ZIHENG}.jsonld"),
 ], ids=["html", "browser", "turtle", "jsonld", "ntriples", "rdfxml", "qvalues"])
 def test_id_answers_303_by_accept(client: FlaskClient, accept: str, target: str) -> None:
     response = client.get(f"/id/{ZIHENG}", headers={"Accept": accept})
@@ -148,9 +149,9 @@ def test_twin_is_the_cbd_plus_neighbour_labels(client: FlaskClient, merged: Grap
     assert_isomorphic(actual, expected_description(merged, f"{BASE}/id/{path}"))
 
 
-@pytest.mark.parametrize(("query", "mimetype"), [("format=ttl", "text/turtle"), ("format=jsonld", "application/ld+json"),
-                                                 ("format=nt", "application/n-triples"),
-                                                 ("format=rdf", "application/rdf+xml")])
+@pytest.mark.parametrize(("query", "mimetype"), [
+    ("format=ttl", "text/turtle"), ("format=jsonld", "application/ld+json"), ("format=nt", "application/n-triples"),
+    ("format=rdf", "application/rdf+xml")])
 def test_data_documents_answer_to_format(client: FlaskClient, query: str, mimetype: str) -> None:
     response = client.get(f"/data/{ZIHENG}?{query}")
     assert response.status_code == 200 and response.mimetype == mimetype
@@ -228,8 +229,9 @@ def test_person_page(client: FlaskClient) -> None:
     text = text_of(client, f"/page/{WENCONG}")
     assert "<h1>Wencong Xiao</h1>" in text and 'lang="zh">肖文聪</span>' in text
     assert "AI Systems Researcher" in text and 'class="timeline"' in text
-    for fact in ("Seed Training Infra Lead", "AI-Infra Engineer", "Research Intern", "Doctor of Philosophy in Computer Science",
-                 "Supervisors:", "Lidong Zhou", "4000+", "Google Scholar", "Distinguished Paper Award"):
+    for fact in ("Seed Training Infra Lead", "AI-Infra Engineer", "Research Intern",
+                 "Doctor of Philosophy in Computer Science", "Supervisors:", "Lidong Zhou", "4000+", "Google Scholar",
+                 "Distinguished Paper Award"):
         assert fact in text, fact
     assert text.count('role="img"') == 2 and "Co-author network of Wencong Xiao" in text
     assert "Publication timeline of Wencong Xiao" in text
@@ -377,9 +379,9 @@ def test_render_results_html(app, client: FlaskClient) -> None:  # type: ignore[
 
 
 def test_sparql_html_results_when_wired(client: FlaskClient) -> None:
-    """GET /sparql?query=… with Accept text/html renders the results table (once sparql.py calls render_results_html)."""
-    response = client.get("/sparql?" + urlencode({"query": "SELECT ?n WHERE { ?p <http://schema.org/name> ?n } LIMIT 2"}),
-                          headers={"Accept": "text/html"})
+    """GET /sparql?query=… with Accept text/html renders the results table (once sparql.py calls it)."""
+    query = "SELECT ?n WHERE { ?p <http://schema.org/name> ?n } LIMIT 2"
+    response = client.get("/sparql?" + urlencode({"query": query}), headers={"Accept": "text/html"})
     if response.status_code == 406:
         pytest.xfail("sparql.py does not render HTML results yet (render_results_html is ready)")
     assert response.status_code == 200 and '<table class="results">' in response.get_data(as_text=True)

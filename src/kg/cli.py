@@ -15,6 +15,7 @@ import click
 from .config import Config
 from .errors import KgError, StoreMissing, ValidationFailed
 from .exports import EXPORT_FORMATS, Selection, export, export_to_file
+from .importers.command import import_command
 from .store import Store
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -205,3 +206,6 @@ def serve(data: Path | None, store: Path | None, host: str, port: int, workers: 
             "--limit-request-line", "8190",
             "kg.server.wsgi:app"]
     os.execve(sys.executable, args, env)
+
+
+main.add_command(import_command)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from itertools import chain
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from pyshacl import validate
-from rdflib import BNode, Graph, URIRef
+from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import RDF, SH
 from rdflib.term import Node
@@ -15,6 +16,7 @@ from rdflib.term import Node
 from .mapping import MappedGraphs
 from .model import Origin
 from .namespaces import bind_prefixes
+from .shacl_sparql import run_sparql_constraints, sparql_shape_nodes
 from .sources import format_path
 
 SEVERITIES = {SH.Violation: "Violation", SH.Warning: "Warning", SH.Info: "Info"}
@@ -268,12 +270,37 @@ def _violations(graph: Graph, locator: _Locator) -> tuple[Violation, ...]:
     return tuple(sorted(dict.fromkeys(found), key=Violation.sort_key))
 
 
-def _run(data: Graph, shapes: Graph, ontology: Graph, focus_nodes: list[Node] | None = None) -> Graph:
+def _pyshacl(data: Graph, shapes: Graph, ontology: Graph, focus_nodes: list[Node] | None = None) -> Graph:
     """Run pySHACL on in-memory graphs only: no inference, no owl:imports, SPARQL constraints on."""
     _, report, _ = validate(data, shacl_graph=shapes, ont_graph=ontology, inference="none", advanced=True,
                             do_owl_imports=False, allow_warnings=True, allow_infos=True, abort_on_first=False,
                             focus_nodes=focus_nodes)
     return bind_prefixes(report)
+
+
+def _core_shapes(shapes: Graph) -> Graph:
+    """The shapes graph without the targets of shapes the Oxigraph SPARQL engine runs (so pyshacl skips them)."""
+    core = Graph()
+    core += shapes
+    for node_shape in sparql_shape_nodes(shapes):
+        core.remove((node_shape, SH.target, None))
+    return core
+
+
+def _run(data: Graph, shapes: Graph, ontology: Graph, focus_nodes: list[Node] | None = None,
+         engine: str = "hybrid") -> Graph:
+    """A SHACL report: pyshacl for core shapes and, with engine "hybrid", Oxigraph for SHACL-SPARQL shapes."""
+    if engine == "pyshacl" or focus_nodes is not None:
+        return _pyshacl(data, shapes, ontology, focus_nodes)
+    report = _pyshacl(data, _core_shapes(shapes), ontology)
+    extra = run_sparql_constraints(chain(data, ontology), shapes)
+    root = next(report.subjects(RDF.type, SH.ValidationReport))
+    for result in extra.subjects(RDF.type, SH.ValidationResult):
+        report.add((root, SH.result, result))
+    report += extra
+    if (None, SH.resultSeverity, SH.Violation) in report:
+        report.set((root, SH.conforms, Literal(False)))
+    return report
 
 
 def _report(report_graph: Graph, locator: _Locator) -> ValidationReport:

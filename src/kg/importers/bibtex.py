@@ -7,10 +7,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import bibtexparser
-from bibtexparser import middlewares as mw
-from bibtexparser.model import Entry
-
 from ..errors import Location, SourceError
 from ..resolve import normalize_name
 from .citation import AWARD, NOTE
@@ -59,7 +55,7 @@ def _venue(fields: dict[str, str], entry_type: str, ref: Reference) -> tuple[str
     return ident, written, status
 
 
-def _entry(entry: Entry, ref: Reference) -> Item:
+def _entry(entry: Any, ref: Reference) -> Item:
     fields = {f.key.lower(): _text(f.value) for f in entry.fields if f.key.lower() != "author"}
     author_field = next((f.value for f in entry.fields if f.key.lower() == "author"), None)
     authors = _authors(author_field) if author_field is not None else []
@@ -130,6 +126,12 @@ def _person(items: list[Item], given: str | None, source: Path) -> tuple[str, st
 
 def parse_bibtex(text: str, ref: Reference, given: str | None, source: Path) -> Draft:
     """Read a BibTeX file into a draft with one publication per entry; unparsable blocks become notes."""
+    try:
+        import bibtexparser
+        from bibtexparser import middlewares as mw
+    except ImportError:
+        raise SourceError(Location(source), "BibTeX import needs the bibtexparser package (2.x): "
+                                            "pip install 'bibtexparser>=2,<3'") from None
     library = bibtexparser.parse_string(text, append_middleware=[mw.LatexDecodingMiddleware(),
                                                                  mw.SeparateCoAuthors()])
     if not library.entries:
@@ -148,10 +150,10 @@ def parse_bibtex(text: str, ref: Reference, given: str | None, source: Path) -> 
         else:
             draft.left_out.append(item)
     for block in library.failed_blocks:
-        draft.left_out.append(Item({"bibtex": _text(block.raw)[:200]}, [block.start_line + 1],
+        draft.left_out.append(Item({"bibtex": _text(block.raw)[:200]}, [(block.start_line or 0) + 1],
                                    [f"could not parse this block: {block.error}"]))
     for comment in library.comments:
         body = _text(getattr(comment, "comment", ""))
         if body:
-            draft.unparsed.append(Item(f"comment: {body}", [comment.start_line + 1]))
+            draft.unparsed.append(Item(f"comment: {body}", [(comment.start_line or 0) + 1]))
     return draft

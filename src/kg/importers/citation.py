@@ -27,7 +27,8 @@ NOTE = re.compile(r"^(?:(?:Long|Short|Full|Contributed)\s+)?(?:Oral|Spotlight|Po
 _VENUE_FIRST = re.compile(r"^[\[(]\s*([A-Za-z][\w&/ .-]{1,30}?\s*(?:['’]\s?\d{2}|\d{4}))\s*[\])]\s*(?=\S)")
 _QUOTED = re.compile(r"[“\"](.+?)[,.]?[”\"]")
 _APA = re.compile(r"^(?P<authors>.+?)\s*\((?P<year>(?:19|20)\d\d)[a-z]?\)\.?\s*(?P<rest>.+)$")
-_NO_SPLIT = r"(?:\b[A-Z]|\bal|\bProc|\bConf|\bInt|\bIntl|\bVol|\bNo|\bpp|\bvs|\bet|\bSymp|\bTrans|\bJ|\bSt|\bJr|\bDr|\bProf)"
+_NO_SPLIT = (r"(?:\b[A-Z]|\bal|\bProc|\bConf|\bInt|\bIntl|\bVol|\bNo|\bpp|\bvs|\bet|\bSymp|\bTrans|\bJ|\bSt|"
+             r"\bJr|\bDr|\bProf)")
 
 
 @dataclass
@@ -91,10 +92,11 @@ def venue_first(text: str, ref: Reference) -> tuple[str | None, str]:
 
 def is_venue(text: str, ref: Reference) -> bool:
     """Whether a line or segment reads as a venue: a known venue, venue words, a year, or a preprint status."""
-    stripped = text.strip().rstrip(".")
+    stripped = strip_pages(text.strip()).rstrip(".")
+    stripped = re.sub(r"\barXiv:\s*\d{4}\.\d{4,5}(?:v\d+)?", "arXiv", stripped, flags=re.I)
     if not stripped or len(stripped.split()) > 25:
         return False
-    if re.match(r"^(?:in|proc\.?|proceedings|to appear|accepted|appeared)\b", stripped, re.I):
+    if re.match(r"^(?:in|proc\.?|proceedings|to appear|accepted|appeared|arxiv|corr)\b", stripped, re.I):
         return True
     if PREPRINT.match(stripped) or re.fullmatch(r"(?:19|20)\d\d", stripped):
         return True
@@ -105,6 +107,12 @@ def is_venue(text: str, ref: Reference) -> bool:
     if VENUE_WORDS.search(stripped) and ":" not in stripped:
         return True
     return match.id is not None and ref.venues.find(match.label) is not None
+
+
+def strip_pages(text: str) -> str:
+    """A venue without page numbers ('NSDI 2023: 45-60', 'pp. 1–14')."""
+    text = re.sub(r"[:,]\s*(?:pp?\.\s*)?\d+\s*[-–]\s*\d+\s*\.?$", "", text.strip())
+    return re.sub(r",?\s*pp?\.\s*\d+\s*[-–]\s*\d+", "", text).strip()
 
 
 def segments(text: str) -> list[str]:

@@ -73,7 +73,9 @@ def split_blocks(lines: list[Line], ref: Reference, education: bool) -> list[Blo
         start_new = current is None or bulleted
         if current is not None and not bulleted:
             deeper = line.indent > current.lines[0].indent
-            if not deeper and current.span is not None and (kind == "head" or span is not None):
+            only_dates = all(_kind_of_line(strip_bullet(x.text), ref, education) == "date" for x in current.lines)
+            if not deeper and current.span is not None and (kind == "head" and not only_dates or
+                                                            span is not None):
                 start_new = True
         if start_new:
             current = Block()

@@ -176,7 +176,7 @@ def split_authors(text: str) -> list[str] | None:
     >>> split_authors("Lindqvist, S., Weber, M., & Zhou, L.")
     ['S. Lindqvist', 'M. Weber', 'L. Zhou']
     """
-    text = " ".join(text.replace("\u00a0", " ").split()).strip()
+    text = " ".join(text.replace("\u00a0", " ").split()).strip().rstrip(":").rstrip()
     if not text or re.search(r"\d{2}|https?:|[:!?“”\"]", text):
         return None
     if text.endswith(".") and not re.search(r"(?:^|[\s.])[A-Z]\.$", text) and not text.endswith("..."):

@@ -55,6 +55,7 @@ def find_person(lines: list[Line], given: str | None, source: Path) -> Person:
     content = [line for line in lines if line.text][:40]
     stop = next((i for i, line in enumerate(content) if heading_kind(line) not in (None, "other")), len(content))
     ordered = [line for line in content[:stop] if line.heading] + content[:stop] + content[stop:]
+    person: Person | None
     if given:
         key = normalize_name(given)
         found = next((line for line in content if key and key in normalize_name(line.text)), None)
@@ -71,6 +72,7 @@ def find_person(lines: list[Line], given: str | None, source: Path) -> Person:
             raise SourceError(Location(source, content[0].no if content else None),
                               "no recognisable person: no line near the top reads as a name; "
                               "pass --name \"Full Name\"")
+    assert person is not None
     if person.other is None and person.line is not None:
         after = [line for line in content if line.no >= person.line.no and line is not person.line][:3]
         for line in after:
@@ -94,7 +96,7 @@ def add_person(draft: Draft, person: Person, given: str | None) -> set[int]:
     if len(tokens) == 2 and not script_lang(person.name):
         draft.set("given_name", tokens[0])
         draft.set("family_name", tokens[1])
-    if person.line:
+    if person.line and (not given or normalize_name(person.line.text) == normalize_name(person.name)):
         used.add(person.line.index)
     if person.other and person.other_lang:
         draft.add("other_names", {"name": person.other, "lang": person.other_lang},

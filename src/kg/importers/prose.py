@@ -75,6 +75,7 @@ def find_email(text: str) -> tuple[str | None, bool]:
     if context:
         decoded = re.sub(r"(?<=\w)\s+at\s+(?=[\w-]+\s+dot\s)", "@", decoded)
         decoded = re.sub(r"(?<=\w)\s+dot\s+(?=\w)", ".", decoded)
+        decoded = re.sub(r"(?<=\w)\s+at\s+(?=[\w-]+(?:\.[\w-]+)+\b)", "@", decoded)
     match = EMAIL.search(decoded)
     return (match.group(0).rstrip("."), True) if match else (None, False)
 

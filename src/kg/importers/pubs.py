@@ -6,8 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .citation import (NOTE, PubParts, is_venue, parse_citation, take_awards, take_links, take_notes,
-                       venue_first)
+from .citation import NOTE, PubParts, is_venue, parse_citation, take_awards, take_links, take_notes, venue_first
 from .dates import last_year
 from .entries import BULLET
 from .names import is_author_line, split_authors

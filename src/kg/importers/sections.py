@@ -74,12 +74,40 @@ def _metric_label(lines: list[Line], i: int) -> bool:
     return i > 0 and re.fullmatch(r"\d[\d,]*\+?", lines[i - 1].text) is not None
 
 
-def split_sections(lines: list[Line], skip: set[int]) -> list[Section]:
-    """The header (lines before the first heading) and each section in page order; skip holds consumed indexes."""
+def _plain_heading(line: Line, previous: Line | None, following: Line | None) -> bool:
+    """A short capitalised line set off by a blank line above it, as plain-text pages write headings."""
+    from .entries import ROLE_WORDS
+    from .prose import DEGREE
+    from .venues import ORG_WORDS
+
+    words = line.text.split()
+    if not 1 <= len(words) <= 3 or (previous is not None and previous.text) or following is None or \
+            not following.text:
+        return False
+    if not all(w[0].isupper() and w.isalpha() or w in ("and", "&", "of") for w in words):
+        return False
+    return not (ROLE_WORDS.search(line.text) or ORG_WORDS.search(line.text) or DEGREE.search(line.text))
+
+
+def split_sections(lines: list[Line], skip: set[int], name_index: int = -1) -> list[Section]:
+    """The header (lines before the first heading) and each section in page order; skip holds consumed indexes.
+
+    Headings of unknown sections above the name line (a site title) stay in the header.
+    """
     sections = [Section(HEADER, "", None)]
     content = [line for line in lines if line.text]
-    for pos, line in enumerate(content):
+    position = {line.index: pos for pos, line in enumerate(content)}
+    for i, line in enumerate(lines):
+        if not line.text:
+            sections[-1].lines.append(line)
+            continue
+        pos = position[line.index]
         kind = None if line.index in skip or _metric_label(content, pos) else heading_kind(line)
+        if kind == OTHER and len(sections) == 1 and line.index < name_index:
+            kind = None
+        if kind is None and line.index not in skip and len(sections) > 1 and _plain_heading(
+                line, lines[i - 1] if i else None, lines[i + 1] if i + 1 < len(lines) else None):
+            kind = OTHER
         if kind is None:
             sections[-1].lines.append(line)
             continue

@@ -9,14 +9,13 @@ from typing import Any
 
 from ..resolve import normalize_name
 from .dates import Span
-from .entries import Block, advisors_of, block_pieces, degree_parts, split_blocks, strip_bullet
+from .entries import ROLE_WORDS, Block, advisors_of, block_pieces, degree_parts, split_blocks, strip_bullet
 from .names import person_keys
 from .profile import add_link, add_person, find_person, header_line
 from .prose import ProseDegree, find_metrics, find_projects, level, prose_degrees, prose_links, sentences
 from .pubs import parse_publications
 from .records import Draft, Item, Line
-from .sections import (ABOUT, EDUCATION, EXPERIENCE, HEADER, INTERESTS, OTHER, PROJECTS, PUBLICATIONS,
-                       split_sections)
+from .sections import ABOUT, EDUCATION, EXPERIENCE, HEADER, INTERESTS, OTHER, PROJECTS, PUBLICATIONS, split_sections
 from .venues import Reference
 
 UNKNOWN_ORG = "unknown organisation '{}': add it to data/organizations.yaml (kg build rejects unknown " \
@@ -258,12 +257,13 @@ def parse_lines(lines: list[Line], ref: Reference, given: str | None, source: Pa
     person = find_person(lines, given, source)
     page.used |= add_person(page.draft, person, given)
     page.keys = person_keys(person.name)
-    for section in split_sections(lines, page.used):
+    name_index = person.line.index if person.line else -1
+    for section in split_sections(lines, page.used, name_index):
         if section.heading is not None and section.kind != OTHER:
             page.used.add(section.heading.index)
         content = [line for line in section.lines if line.text and line.index not in page.used]
         if section.kind == HEADER:
-            _header(page, content)
+            _header(page, content, name_index)
         elif section.kind == ABOUT:
             _paragraphs(page, section.lines, "about")
         elif section.kind in (EXPERIENCE, EDUCATION):
@@ -288,14 +288,14 @@ def parse_lines(lines: list[Line], ref: Reference, given: str | None, source: Pa
     return page.draft
 
 
-def _header(page: _Page, content: list[Line]) -> None:
-    pending: list[Line] = []
-    for pos, line in enumerate(content):
-        if re.fullmatch(r"\d[\d,]*\+?", line.text) and pos + 1 < len(content):
+def _header(page: _Page, content: list[Line], name_index: int) -> None:
+    for pos, line in enumerate(content[:-1]):
+        if re.fullmatch(r"\d[\d,]*\+?", line.text) and line.index not in page.used:
             if page.metrics(f"{line.text} {content[pos + 1].text}", [line.no, content[pos + 1].no]):
                 page.used.update({line.index, content[pos + 1].index})
-                continue
-        if line.index in page.used:
+    pending: list[Line] = []
+    for line in sorted(content, key=lambda x: not ROLE_WORDS.search(x.text)):
+        if line.index in page.used or (line.heading and line.index < name_index):
             continue
         if len(line.text.split()) > 14:
             pending.append(line)
@@ -303,7 +303,7 @@ def _header(page: _Page, content: list[Line]) -> None:
         if header_line(page.draft, line, page.ref) or page.metrics(line.text, [line.no]):
             page.used.add(line.index)
     if pending:
-        page.prose(pending, "about")
+        page.prose(sorted(pending, key=lambda x: x.index), "about")
 
 
 def _paragraphs(page: _Page, lines: list[Line], label: str) -> None:

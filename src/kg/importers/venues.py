@@ -12,8 +12,8 @@ from ..resolve import Lookup, normalize_name
 from ..sources import read_yaml
 from .dates import last_year
 
-ORG_WORDS = re.compile(r"\b(?:university|universit[äéy]|universidad|institute|institut|college|school|laborator(?:y|ies)|"
-                       r"labs?|research|inc|corp(?:oration)?|ltd|llc|gmbh|company|group|team|cent(?:er|re)|academy|"
+ORG_WORDS = re.compile(r"\b(?:university|universit[äéy]|universidad|institute|institut|college|school|"
+                       r"laborator(?:y|ies)|labs?|research|inc|corp(?:oration)?|ltd|llc|gmbh|company|group|team|cent(?:er|re)|academy|"
                        r"department|dept|faculty|foundation|hospital|polytechnic|politecnico|technion)\b", re.I)
 VENUE_WORDS = re.compile(r"\b(?:conference|symposium|workshop|journal|transactions|proceedings|proc\.|letters|"
                          r"magazine|review|annual meeting|colloquium|congress)\b", re.I)
@@ -66,8 +66,8 @@ class Reference:
         for venue in venues:
             ref.venues.add(venue.id, venue.name, venue.acronym, *venue.aliases)
             ref.venue_types[venue.id] = venue.type
-            names = (venue.name, venue.acronym, *venue.aliases)
-            ref.venue_phrases += [(normalize_name(n), venue.id) for n in names if n and len(normalize_name(n)) >= 3]
+            known = [n for n in (venue.name, venue.acronym, *venue.aliases) if n]
+            ref.venue_phrases += [(normalize_name(n), venue.id) for n in known if len(normalize_name(n)) >= 3]
         ref.org_phrases.sort(key=lambda p: -len(p[0]))
         ref.venue_phrases.sort(key=lambda p: -len(p[0]))
         return ref
@@ -104,7 +104,7 @@ class Reference:
 
     def venue(self, text: str) -> VenueMatch:
         """Resolve a venue line: '21st USENIX Symposium on ... (NSDI), 2024.' -> nsdi, 2024."""
-        clean = _ARXIV_ID.sub("arXiv", text)
+        clean = _ARXIV_ID.sub("arXiv", re.sub(r"\bCoRR\s+abs/", "arXiv:", text))
         year = last_year(clean)
         if year is None:
             short = _SHORT_YEAR.search(clean)
@@ -112,7 +112,8 @@ class Reference:
                 year = 2000 + int(short.group(1) or short.group(2))
         ident = self._venue_id(clean)
         label = venue_label(clean)
-        is_preprint = bool(PREPRINT.search(clean)) or (ident is not None and self.venue_types.get(ident) == "repository")
+        repository = ident is not None and self.venue_types.get(ident) == "repository"
+        is_preprint = bool(PREPRINT.search(clean)) or repository
         return VenueMatch(ident, year, "preprint" if is_preprint else "published", label)
 
     def _venue_id(self, text: str) -> str | None:

@@ -28,7 +28,7 @@ def scalar(value: Any, flow: bool = False) -> str:
     """A YAML scalar: plain when it reads back unchanged, else double-quoted.
 
     >>> scalar("TuX²: Distributed Graph Computation"), scalar("2024"), scalar("Ziheng Jiang*"), scalar(None)
-    ('"TuX²: Distributed Graph Computation"', '"2024"', '"Ziheng Jiang*"', 'null')
+    ('"TuX²: Distributed Graph Computation"', '"2024"', 'Ziheng Jiang*', 'null')
     """
     if value is None:
         return "null"
@@ -39,7 +39,8 @@ def scalar(value: Any, flow: bool = False) -> str:
     text = str(value)
     probe = f"k: [{text}]" if flow else f"k: {text}"
     try:
-        if text and text == text.strip() and "#" not in text and yaml.safe_load(probe) == {"k": [text] if flow else text}:
+        expected = {"k": [text] if flow else text}
+        if text and text == text.strip() and "#" not in text and yaml.safe_load(probe) == expected:
             return text
     except yaml.YAMLError:
         pass

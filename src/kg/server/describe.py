@@ -120,11 +120,10 @@ class Reader:
 
     def exists(self, iri: str) -> bool:
         """Whether the IRI occurs as subject or object in the store."""
-        node = ox.NamedNode(iri)
-        for pattern in ((node, None, None), (None, None, node)):
-            if next(iter(self.store.ox.quads_for_pattern(*pattern, ox.DefaultGraph())), None) is not None:
-                return True
-        return False
+        node, default = ox.NamedNode(iri), ox.DefaultGraph()
+        as_subject = self.store.ox.quads_for_pattern(node, None, None, default)
+        as_object = self.store.ox.quads_for_pattern(None, None, node, default)
+        return any(next(iter(found), None) is not None for found in (as_subject, as_object))
 
     def is_inferred(self, triple: ox.Triple) -> bool:
         """Whether a statement is only in the inferred graph (the build keeps only new triples there)."""
@@ -226,8 +225,8 @@ def schema_jsonld(reader: Reader, description: Description) -> dict[str, Any]:
     """The resource in schema.org terms, for a consumer that reads it with schema.org's own context."""
     root = ox.NamedNode(description.iri)
     document: dict[str, Any] = {"@context": "https://schema.org/", "@id": description.iri}
-    types = sorted(t.object.value[len(SCHEMA):] for t in description.about(root)
-                   if t.predicate.value == RDF_TYPE and t.object.value.startswith(SCHEMA))
+    classes: list[Any] = [t.object for t in description.about(root) if t.predicate.value == RDF_TYPE]
+    types = sorted(c.value[len(SCHEMA):] for c in classes if c.value.startswith(SCHEMA))
     if types:
         document["@type"] = types[0] if len(types) == 1 else types
     grouped: dict[str, list[Any]] = {}
@@ -246,7 +245,7 @@ def statement_rows(reader: Reader, description: Description) -> list[dict[str, A
     """Rows for the HTML statements table: subject, property, value (with page link) and whether inferred."""
     rows = []
     for triple in description.triples:
-        obj = triple.object
+        obj: Any = triple.object
         rows.append({
             "subject": None if triple.subject == ox.NamedNode(description.iri) else reader.label(triple.subject),
             "subject_href": reader.href(triple.subject) if triple.subject != ox.NamedNode(description.iri) else None,
@@ -267,6 +266,5 @@ def statement_rows(reader: Reader, description: Description) -> list[dict[str, A
 def minted_iris(store: Store, base: str) -> Iterable[str]:
     """Every minted IRI that occurs as a subject in the store, sorted."""
     prefix = f"{base.rstrip('/')}/id/"
-    found = {q.subject.value for q in store.ox.quads_for_pattern(None, None, None, ox.DefaultGraph())
-             if isinstance(q.subject, ox.NamedNode) and q.subject.value.startswith(prefix)}
-    return sorted(found)
+    subjects: set[Any] = {q.subject for q in store.ox.quads_for_pattern(None, None, None, ox.DefaultGraph())}
+    return sorted(s.value for s in subjects if isinstance(s, ox.NamedNode) and s.value.startswith(prefix))

@@ -11,14 +11,13 @@ supported at query time is Simple; an ``rdfs:comment`` on the service says so.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from html import escape
 from typing import Any
 
 import pyoxigraph as ox
 from rdflib import RDF, RDFS, BNode, Graph, Literal, Namespace, URIRef
 
-from ..formats import GRAPH_FORMATS, RESULTS_FORMATS, Format
-from ..namespaces import PREFIXES, VOID, XSD
+from ..formats import GRAPH_FORMATS, RESULTS_FORMATS
+from ..namespaces import VOID, XSD
 from ..store import to_ox
 
 SD = Namespace("http://www.w3.org/ns/sparql-service-description#")

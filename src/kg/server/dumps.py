@@ -17,7 +17,7 @@ from typing import Any
 import pyoxigraph as ox
 from flask import Blueprint, Response, render_template, request, url_for
 from rdflib import RDF, BNode, Graph, Literal, URIRef
-from rdflib.namespace import DCTERMS, OWL, RDFS, VOID, XSD
+from rdflib.namespace import DCTERMS, RDFS, VOID, XSD
 
 from ..exports import Selection, export, load_context
 from ..formats import Format, negotiate
@@ -168,7 +168,8 @@ def dump(extension: str) -> Response:
     response = Response(body, content_type=DUMPS[extension].content_type)
     response.set_etag(hashlib.sha256(body).hexdigest())
     response.headers["Content-Disposition"] = f'inline; filename="kg.{extension}"'
-    return response.make_conditional(request)
+    response.make_conditional(request)
+    return response
 
 
 @bp.route("/void", methods=["GET"])
@@ -192,7 +193,7 @@ def context() -> Response:
 
 def ontology_terms(reader: Reader, graph: str) -> dict[str, Any]:
     """The ontology's header, classes, properties and alignment axioms, for the HTML listing."""
-    triples = [q.triple for q in reader.store.quads(graph)]
+    triples: list[Any] = [q.triple for q in reader.store.quads(graph)]
     namespace = ONTOLOGY_IRI + "#"
     subjects = sorted({t.subject.value for t in triples if isinstance(t.subject, ox.NamedNode)
                        and t.subject.value.startswith(namespace)})

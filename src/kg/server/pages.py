@@ -12,11 +12,22 @@ from typing import Any
 
 import pyoxigraph as ox
 from flask import Blueprint, Response, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
 
 from ..exports import load_context
 from ..formats import Format, negotiate
-from .describe import (FORMAT_LABELS, PAGE_FORMATS, TWIN_FORMATS, Reader, compact, describe, iri_for, schema_jsonld, statement_rows,
-                       twin)
+from .describe import (
+    FORMAT_LABELS,
+    PAGE_FORMATS,
+    TWIN_FORMATS,
+    Reader,
+    compact,
+    describe,
+    iri_for,
+    schema_jsonld,
+    statement_rows,
+    twin,
+)
 from .dumps import dataset_jsonld, statistics
 from .pictures import pictures, publication, publications
 from .queries import SEARCH_LIMIT, search_names
@@ -68,7 +79,7 @@ def not_found(path: str) -> Response:
 
 
 @bp.route("/id/<path:path>", methods=["GET"])
-def dereference(path: str) -> Response:
+def dereference(path: str) -> BaseResponse:
     """303 See Other to the page or the RDF document of a minted IRI, by Accept (or format=)."""
     if not reader().exists(iri_for(get_config().base, path)):
         return not_found(path)
@@ -231,7 +242,11 @@ def organization_view(r: Reader, org: Any) -> dict[str, Any]:
     subs = {link["iri"]: link for link in links(r, org, S + "subOrganization")}
     for child in r.incoming(org, S + "parentOrganization"):
         subs.setdefault(child.value, {"label": r.label(child), "path": r.href(child), "iri": child.value})
-    current, past, students, members, seen = [], [], [], [], set()
+    current: list[dict[str, Any]] = []
+    past: list[dict[str, Any]] = []
+    students: list[dict[str, Any]] = []
+    members: list[dict[str, Any]] = []
+    seen: set[Any] = set()
 
     def row(person: Any, role: Any | None, place: str) -> dict[str, Any]:
         base = role_row(r, role, place) if role is not None else {"role": None, "start": None, "end": None}
@@ -311,8 +326,9 @@ def resource_view(r: Reader, node: Any, types: set[str]) -> dict[str, Any]:
     """A resource without a page of its own kind: its kind and what links to it."""
     view = base_view(r, node)
     view["kind"] = next((label for iri, label in RESOURCE_KINDS if iri in types), "Resource")
-    incoming = {(q.subject, q.predicate.value) for q in r.store.ox.quads_for_pattern(None, None, node, _DEFAULT)
-                if r.href(q.subject) is not None}
+    incoming: set[tuple[Any, str]] = {(q.subject, q.predicate.value) for q in
+                                      r.store.ox.quads_for_pattern(None, None, node, _DEFAULT)
+                                      if r.href(q.subject) is not None}
     view["linked_from"] = [{"label": r.label(s), "path": r.href(s), "iri": s.value, "property": compact(p)}
                            for s, p in sorted(incoming, key=lambda item: (str(item[0]), item[1]))]
     return view
@@ -320,8 +336,8 @@ def resource_view(r: Reader, node: Any, types: set[str]) -> dict[str, Any]:
 
 def home_alternates() -> list[dict[str, str]]:
     """The dataset's own RDF description (VoID) as the alternates of the home and search pages."""
-    return [{"href": url_for("dumps.void", format=f.extension), "type": f.media_type, "name": f"VoID {FORMAT_LABELS[f]}"}
-            for f in (Format.TURTLE, Format.JSON_LD)]
+    return [{"href": url_for("dumps.void", format=f.extension), "type": f.media_type,
+             "name": f"VoID {FORMAT_LABELS[f]}"} for f in (Format.TURTLE, Format.JSON_LD)]
 
 
 @bp.route("/", methods=["GET"])

@@ -3,10 +3,10 @@
 Layouts are computed here, deterministically (same data, same picture), and drawn as inline SVG by an
 autoescaping template (templates/pictures.html): no script, no web font, nothing fetched.
 
->>> net = coauthor_network(Mark("Ada", "/a"), [[Mark("Ada", "/a"), Mark("Bob", "/b")]])
+>>> net = coauthor_network(Mark("Ada", "person/ada"), [[Mark("Ada", "person/ada"), Mark("Bob", "person/bob")]])
 >>> [(n.label, n.papers) for n in net.nodes], len(net.edges)
-[('Ada', 1), ('Bob', 1)]
->>> t = timeline([Paper("P", "/p", 2019, "Published"), Paper("Q", "/q", 2021, "Preprint")])
+([('Ada', 1), ('Bob', 1)], 1)
+>>> t = timeline([Paper("P", "work/p", 2019, "Published"), Paper("Q", "work/q", 2021, "Preprint")])
 >>> [y.year for y in t.years], t.width > 0
 ([2019, 2020, 2021], True)
 """

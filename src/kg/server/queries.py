@@ -193,18 +193,19 @@ def search_names(reader: Reader, text: str) -> list[dict[str, Any]]:
     matches: dict[str, dict[str, Any]] = {}
     for prop in ("http://schema.org/name", "http://schema.org/alternateName"):
         for quad in reader.store.ox.quads_for_pattern(None, ox.NamedNode(prop), None, ox.DefaultGraph()):
-            path = reader.href(quad.subject)
-            value = str(quad.object.value)
+            subject: Any = quad.subject
+            path = reader.href(subject)
+            value = str(getattr(quad.object, "value", ""))
             if path is None or needle not in value.casefold():
                 continue
             quality = match_quality(value, needle)
-            found = matches.get(quad.subject.value)
+            found = matches.get(subject.value)
             if found is not None and found["quality"] <= quality:
                 continue
-            matches[quad.subject.value] = {
-                "label": reader.label(quad.subject), "path": path, "kind": path.split("/", 1)[0], "matched": value,
-                "iri": quad.subject.value, "quality": quality, "weight": len(reader.triples(quad.subject)),
-                "detail": reader.text(quad.subject, "http://schema.org/jobTitle")
-                or reader.text(quad.subject, "http://schema.org/datePublished")}
+            matches[subject.value] = {
+                "label": reader.label(subject), "path": path, "kind": path.split("/", 1)[0], "matched": value,
+                "iri": subject.value, "quality": quality, "weight": len(reader.triples(subject)),
+                "detail": reader.text(subject, "http://schema.org/jobTitle")
+                or reader.text(subject, "http://schema.org/datePublished")}
     return sorted(matches.values(), key=lambda m: (SEARCH_ORDER.get(m["kind"], 9), m["quality"], -m["weight"],
                                                    m["label"].casefold(), m["iri"]))

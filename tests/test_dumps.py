@@ -1,4 +1,4 @@
-"""The dataset as files: deterministic dumps (cached per store version), the VoID description, the context."""
+"""The dataset as files: deterministic dumps (cached per store version), VoID, context, ontology; another base."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 from rdflib import Dataset, Graph, Literal, URIRef
-from rdflib.namespace import RDF, VOID, XSD
+from rdflib.namespace import FOAF, RDF, VOID, XSD
 
 from kg.config import Config
 from kg.exports import Selection, export, load_context
@@ -105,3 +105,47 @@ def test_void_negotiates(client: FlaskClient, accept: str, rdflib_name: str) -> 
 def test_void_follows_the_request_host(client: FlaskClient) -> None:
     graph = Graph().parse(data=client.get("/void", base_url="https://kg.example.net").data, format="turtle")
     assert URIRef("https://kg.example.net/sparql") in set(graph.objects(None, VOID.sparqlEndpoint))
+
+
+def test_ontology_negotiates(client: FlaskClient, store) -> None:  # type: ignore[no-untyped-def]
+    html = client.get("/ontology", headers={"Accept": "text/html"})
+    text = html.get_data(as_text=True)
+    assert html.mimetype == "text/html" and 'id="rank"' in text and "kg:equalContribution" in text
+    assert "owl:equivalentClass" in text and "Accept" in html.headers["Vary"]
+    expected = store.rdflib_graph(next(g for g in store.graph_names() if g.endswith("/graph/ontology")))
+    for accept, name in (("text/turtle", "turtle"), ("application/ld+json", "json-ld"),
+                         ("application/rdf+xml", "xml"), ("application/n-triples", "nt")):
+        response = client.get("/ontology", headers={"Accept": accept})
+        assert response.mimetype == accept
+        assert_isomorphic(Graph().parse(data=response.data, format=name), expected)
+    assert client.get("/ontology?format=ttl").mimetype == "text/turtle"
+
+
+def test_context_is_served(client: FlaskClient) -> None:
+    response = client.get("/context.jsonld")
+    assert response.mimetype == "application/ld+json"
+    assert response.get_json() == {"@context": load_context(Config())}
+
+
+@pytest.fixture(scope="module")
+def other_base_client(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """An app over a store built with another base IRI."""
+    from kg.pipeline import build
+    from kg.server import create_app
+
+    store_dir: Path = tmp_path_factory.mktemp("other-base") / "store"
+    config = Config(data=REPO_DATA, store=store_dir, base="https://data.example.org/kg")
+    build(config)
+    return create_app(config).test_client()
+
+
+def test_paths_map_to_the_configured_base(other_base_client: FlaskClient) -> None:
+    response = other_base_client.get("/id/person/ziheng-jiang", headers={"Accept": "text/turtle"},
+                                     follow_redirects=True)
+    graph = Graph().parse(data=response.data, format="turtle")
+    subject = URIRef("https://data.example.org/kg/id/person/ziheng-jiang")
+    assert (subject, RDF.type, FOAF.Person) in graph
+    page = other_base_client.get("/page/person/ziheng-jiang").get_data(as_text=True)
+    assert "https://data.example.org/kg/id/person/ziheng-jiang" in page and 'href="/page/person/luis-ceze"' in page
+    void = Graph().parse(data=other_base_client.get("/void").data, format="turtle")
+    assert Literal("https://data.example.org/kg/id/") in set(void.objects(None, VOID.uriSpace))

@@ -5,18 +5,16 @@ from __future__ import annotations
 import json
 import re
 from html.parser import HTMLParser
-from pathlib import Path
 from urllib.parse import quote, urlencode
 
 import pytest
 from flask.testing import FlaskClient
 from rdflib import RDF, RDFS, BNode, Graph, Literal, URIRef
-from rdflib.namespace import FOAF
 
-from kg.config import PROJECT_ROOT, Config
+from kg.config import PROJECT_ROOT
 from kg.server.queries import EXAMPLES, PREFIX_BLOCK, render_results_html
 
-from .conftest import REPO_DATA, assert_isomorphic
+from .conftest import assert_isomorphic
 
 BASE = "https://kg.example.org"
 SCHEMA = "http://schema.org/"
@@ -387,28 +385,6 @@ def test_sparql_html_results_when_wired(client: FlaskClient) -> None:
     assert response.status_code == 200 and '<table class="results">' in response.get_data(as_text=True)
 
 
-def test_ontology_negotiates(client: FlaskClient, store) -> None:  # type: ignore[no-untyped-def]
-    html = client.get("/ontology", headers={"Accept": BROWSER})
-    text = html.get_data(as_text=True)
-    assert html.mimetype == "text/html" and 'id="rank"' in text and "kg:equalContribution" in text
-    assert "owl:equivalentClass" in text and "Accept" in html.headers["Vary"]
-    expected = store.rdflib_graph(next(g for g in store.graph_names() if g.endswith("/graph/ontology")))
-    for accept, name in (("text/turtle", "turtle"), ("application/ld+json", "json-ld"),
-                         ("application/rdf+xml", "xml"), ("application/n-triples", "nt")):
-        response = client.get("/ontology", headers={"Accept": accept})
-        assert response.mimetype == accept
-        assert_isomorphic(Graph().parse(data=response.data, format=name), expected)
-    assert client.get("/ontology?format=ttl").mimetype == "text/turtle"
-
-
-def test_context_is_served(client: FlaskClient) -> None:
-    from kg.exports import load_context
-
-    response = client.get("/context.jsonld")
-    assert response.mimetype == "application/ld+json"
-    assert response.get_json() == {"@context": load_context(Config())}
-
-
 def test_pages_use_no_outside_resources(client: FlaskClient) -> None:
     for path in ("/", f"/page/{ZIHENG}", f"/page/{TVM}", "/sparql", "/ontology", "/search?q=x"):
         text = text_of(client, path)
@@ -416,24 +392,3 @@ def test_pages_use_no_outside_resources(client: FlaskClient) -> None:
         loaded = [s for s in sources if re.search(r"\.(js|css|svg|png|woff2?)$", s)]
         assert loaded and all(s.startswith("/static/") for s in loaded), loaded
         assert "<script src=\"http" not in text
-
-
-@pytest.fixture(scope="module")
-def other_base_client(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    """An app over a store built with another base IRI."""
-    from kg.pipeline import build
-    from kg.server import create_app
-
-    store_dir: Path = tmp_path_factory.mktemp("other-base") / "store"
-    config = Config(data=REPO_DATA, store=store_dir, base="https://data.example.org/kg")
-    build(config)
-    return create_app(config).test_client()
-
-
-def test_paths_map_to_the_configured_base(other_base_client: FlaskClient) -> None:
-    response = other_base_client.get(f"/id/{ZIHENG}", headers={"Accept": "text/turtle"}, follow_redirects=True)
-    graph = Graph().parse(data=response.data, format="turtle")
-    subject = URIRef(f"https://data.example.org/kg/id/{ZIHENG}")
-    assert (subject, RDF.type, FOAF.Person) in graph
-    page = other_base_client.get(f"/page/{ZIHENG}").get_data(as_text=True)
-    assert f"https://data.example.org/kg/id/{ZIHENG}" in page and 'href="/page/person/luis-ceze"' in page

@@ -205,7 +205,7 @@ HTTP_MATRIX = [
     ("select-excluded", "/sparql?query=" + NAMES, "application/sparql-results+json;q=0, */*;q=0.5",
      "application/sparql-results+xml"),
     ("select-browser", "/sparql?query=" + NAMES, "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-     "application/sparql-results+xml"),
+     "text/html"),
     ("select-plain-json", "/sparql?query=" + NAMES, "application/json", "application/sparql-results+json"),
     ("select-bad", "/sparql?query=" + NAMES, "image/png", None),
     ("select-rdf-type", "/sparql?query=" + NAMES, "text/turtle", None),

@@ -376,13 +376,17 @@ def test_render_results_html(app, client: FlaskClient) -> None:  # type: ignore[
         assert 'role="alert"' in failed and "malformed query: &lt;oops&gt;" in failed
 
 
-def test_sparql_html_results_when_wired(client: FlaskClient) -> None:
-    """GET /sparql?query=… with Accept text/html renders the results table (once sparql.py calls it)."""
+def test_sparql_html_results(client: FlaskClient) -> None:
+    """GET /sparql?query=… with Accept text/html renders the results table; errors are shown in place."""
     query = "SELECT ?n WHERE { ?p <http://schema.org/name> ?n } LIMIT 2"
     response = client.get("/sparql?" + urlencode({"query": query}), headers={"Accept": "text/html"})
-    if response.status_code == 406:
-        pytest.xfail("sparql.py does not render HTML results yet (render_results_html is ready)")
     assert response.status_code == 200 and '<table class="results">' in response.get_data(as_text=True)
+    construct = "CONSTRUCT { ?p <http://schema.org/name> ?n } WHERE { ?p <http://schema.org/givenName> ?n }"
+    response = client.get("/sparql?" + urlencode({"query": construct}), headers={"Accept": "text/html"})
+    assert response.status_code == 200 and "Wencong" in response.get_data(as_text=True)
+    response = client.get("/sparql?" + urlencode({"query": "SELECT ?x WHERE { ?x ?y }"}), headers={"Accept": "text/html"})
+    assert response.status_code == 400 and "malformed query" in response.get_data(as_text=True)
+    assert response.content_type.startswith("text/html") and 'role="alert"' in response.get_data(as_text=True)
 
 
 def test_pages_use_no_outside_resources(client: FlaskClient) -> None:

@@ -81,6 +81,14 @@ def test_runaway_query_is_stopped_while_others_are_served(limited_server: str) -
             outcome["status"], outcome["body"] = error.code, error.read().decode()
         outcome["seconds"] = time.monotonic() - started
 
+    fast = 0
+    for attempt in range(200):
+        started = time.monotonic()
+        _get(f"{limited_server}/sparql?{urllib.parse.urlencode({'query': lookup + f' # warm {attempt}'})}",
+             "application/sparql-results+json")
+        fast = fast + 1 if time.monotonic() - started < 0.5 else 0
+        if fast >= 6:
+            break
     thread = threading.Thread(target=runaway)
     thread.start()
     time.sleep(0.3)

@@ -143,7 +143,7 @@ class Worker:
 class QueryPool:
     """A fixed number of worker processes over one store version."""
 
-    def __init__(self, path: Path, size: int, *, in_memory: bool, max_pending: int, startup_timeout: float = 600):
+    def __init__(self, path: Path, size: int, *, in_memory: bool, max_pending: int, startup_timeout: float = 120):
         self.path, self.size, self.in_memory = str(path), size, in_memory
         self.startup_timeout = startup_timeout
         self.idle: queue.Queue[Worker] = queue.Queue()
@@ -182,18 +182,19 @@ class QueryPool:
         self._replace()
 
     def run(self, job: QueryJob) -> bytes:
-        """Answer a job in a worker within job.timeout seconds (queueing time included)."""
+        """Answer a job in a worker: wait for a free worker (longer while workers are still starting), then
+        allow the query job.timeout seconds of running time."""
         if not self.admission.acquire(blocking=False):
             raise Saturated("the endpoint is busy: too many queries are running; retry shortly")
-        deadline = time.monotonic() + job.timeout
         try:
             if self.alive == 0 and self.starting == 0:
                 raise WorkersDown("no query worker could start; see the server log")
+            wait = job.timeout if self.alive else max(job.timeout, self.startup_timeout)
             try:
-                worker = self.idle.get(timeout=job.timeout)
+                worker = self.idle.get(timeout=wait)
             except queue.Empty:
-                raise QueryTimeout("no query worker became free within the time limit; retry shortly") from None
-            return self._ask(worker, job, deadline)
+                raise Saturated("no query worker became free in time; retry shortly") from None
+            return self._ask(worker, job, time.monotonic() + job.timeout)
         finally:
             self.admission.release()
 

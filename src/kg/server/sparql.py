@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, request, url_for
 
-from ..errors import BadQuery
+from ..errors import BadQuery, KgError
 from ..store import Store
 from ..formats import GRAPH_FORMATS, Format, negotiate
 from .cors import add_cors_headers
@@ -18,7 +18,8 @@ from .errors import ReadOnly
 from .guard import check_query
 from .protocol import Operation, read_operation
 from .executor import QueryJob
-from .results import formats_for, query_form, run_query, serialize_rdf
+from .queries import render_results_html
+from .results import GRAPH, formats_for, query_form, run_query, serialize_rdf
 from .state import get_config, get_store, handle
 
 bp = Blueprint("sparql", __name__)
@@ -58,16 +59,43 @@ def endpoint() -> Response:
     return answer_query(operation)
 
 
+def prefers_html() -> bool:
+    """Whether the client (a browser) prefers an HTML page over SPARQL results."""
+    return request.accept_mimetypes.best_match(["application/sparql-results+json", "text/html"]) == "text/html"
+
+
 def answer_query(operation: Operation) -> Response:
-    """Check and parse the query, negotiate the format, then answer it (cache, worker or in-process)."""
+    """Check and parse the query, negotiate the format, then answer it (cache, worker or in-process).
+
+    A browser (text/html preferred) gets the query page with the results as a table, or the error in place.
+    """
     config = get_config()
-    check_query(operation.text)
-    form = query_form(run_query(EMPTY, operation.text, base_iri=endpoint_url()))
-    fmt = negotiate(request.headers.get("Accept"), formats_for(form), operation.format)
+    try:
+        check_query(operation.text)
+        form = query_form(run_query(EMPTY, operation.text, base_iri=endpoint_url()))
+    except BadQuery as error:
+        if operation.format is None and prefers_html():
+            page = negotiated(render_results_html(operation.text, error=str(error)), Format.HTML)
+            page.status_code = error.status
+            return page
+        raise
+    candidates = tuple(formats_for(form)) + (Format.HTML,)
+    fmt = negotiate(request.headers.get("Accept"), candidates, operation.format)
+    wire = fmt if fmt is not Format.HTML else Format.TURTLE if form == GRAPH else Format.SPARQL_JSON
     job = QueryJob(text=operation.text, base_iri=endpoint_url(), default_graphs=operation.default_graphs,
-                   named_graphs=operation.named_graphs, dataset=operation.has_dataset, format=fmt.name,
+                   named_graphs=operation.named_graphs, dataset=operation.has_dataset, format=wire.name,
                    max_results=config.max_results, timeout=config.query_timeout)
-    return negotiated(handle().execute(job), fmt)
+    if fmt is not Format.HTML:
+        return negotiated(handle().execute(job), fmt)
+    try:
+        body = handle().execute(job)
+    except KgError as error:
+        page = negotiated(render_results_html(operation.text, error=str(error)), fmt)
+        page.status_code = error.status
+        return page
+    if wire is Format.TURTLE:
+        return negotiated(render_results_html(operation.text, graph_text=body.decode("utf-8")), fmt)
+    return negotiated(render_results_html(operation.text, results_json=body), fmt)
 
 
 def describe(operation: Operation) -> Response:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from flask import current_app
+from flask import Flask, current_app
 
 from ..config import Config
+from ..errors import StoreMissing
 from ..store import Store
 from .cache import ResultCache
 from .executor import QueryJob, QueryPool, answer
@@ -80,3 +81,12 @@ def get_store() -> Store:
 def get_config() -> Config:
     """The current app's configuration."""
     return handle().config
+
+
+def warm_up(app: Flask) -> None:
+    """Open the store and start the query workers now rather than on the first request (when a store exists)."""
+    store_handle: StoreHandle = app.extensions[EXTENSION]
+    try:
+        store_handle.pool(store_handle.get())
+    except StoreMissing:
+        return

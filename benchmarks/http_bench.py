@@ -331,7 +331,7 @@ def run_wrk(url: str, query: str, clients: int, duration: float, timeout: float)
     socket_errors = 0
     if m := re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out):
         socket_errors = sum(int(x) for x in m.groups())
-    percentiles = {p: parse_duration_ms(v) for p, v in re.findall(r"^\s+(\d+)%\s+(\S+)$", out, re.M)}
+    percentiles = {p: parse_duration_ms(v) for p, v in re.findall(r"^\s+(\d+)%\s+(\S+)\s*$", out, re.M)}
     ok = max(0, requests - non2xx)
     return {"requests": requests, "ok": ok, "non2xx": non2xx, "socket_errors": socket_errors,
             "seconds": seconds, "rps": ok / seconds if seconds else 0.0,
@@ -496,7 +496,8 @@ def summarise(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for (query, clients, server), group in groups.items():
         summary.append({"query": query, "clients": clients, "server": server, "repeats": len(group),
                         "rps": median_of(group, "rps"), "p50_ms": median_of(group, "p50_ms"),
-                        "p99_ms": median_of(group, "p99_ms"), "peak_rss_mb": max(g.get("peak_rss_mb", 0) for g in group),
+                        "p99_ms": median_of(group, "p99_ms"),
+                        "peak_rss_mb": max(g.get("peak_rss_mb", 0) for g in group),
                         "capped": any(g.get("capped") for g in group),
                         "errors": sum((g.get("non2xx") or 0) + (g.get("socket_errors") or 0) for g in group),
                         "skipped": next((g["skipped"] for g in group if g.get("skipped")), None)})
@@ -549,7 +550,8 @@ def run_designs(specs: list[str], store: Path, queries: list[Query], clients: li
                     results.append({"design": spec, "workers": workers, "threads": threads, "query_workers": qworkers,
                                     "query": query.name, "clients": count, **result})
                     log(f"design {spec} {query.name} c={count}: {fmt(result.get('rps'))} req/s")
-            results.append({"design": spec, "query": "_memory", "peak_rss_mb": round(MEMORY.peak[server.name] / 2**20, 1)})
+            results.append({"design": spec, "query": "_memory",
+                            "peak_rss_mb": round(MEMORY.peak[server.name] / 2**20, 1)})
         finally:
             server.stop()
     return results
@@ -633,7 +635,8 @@ def markdown(result: dict[str, Any]) -> str:
             cells = []
             for d in designs:
                 entry = by.get((d, *key))
-                cells.append("" if entry is None else fmt(entry.get("rps")) + (" (err)" if entry.get("non2xx") or entry.get("socket_errors") else ""))
+                failed = entry is not None and (entry.get("non2xx") or entry.get("socket_errors"))
+                cells.append("" if entry is None else fmt(entry.get("rps")) + (" (err)" if failed else ""))
             lines.append(f"| {key[0]} | {key[1]} | " + " | ".join(cells) + " |")
         lines.append("| peak RSS MB | | " + " | ".join(fmt(by.get((d, "_memory", None), {}).get("peak_rss_mb"))
                                                         for d in designs) + " |")
@@ -646,7 +649,7 @@ def markdown(result: dict[str, Any]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--triples", type=int, required=True, help="approximate triples to generate (e.g. 100000)")
-    parser.add_argument("--work", type=Path, help="work folder for data, stores, exports (default /tmp/kg-http-bench/N)")
+    parser.add_argument("--work", type=Path, help="folder for data, stores, exports (default /tmp/kg-http-bench/N)")
     parser.add_argument("--fresh", action="store_true", help="regenerate and rebuild even if the work folder has them")
     parser.add_argument("--out", type=Path, default=HERE / "out", help="results folder (default benchmarks/out)")
     parser.add_argument("--queries", type=Path, default=HERE / "queries", help="folder of .rq files")
@@ -772,6 +775,8 @@ def versions() -> dict[str, str]:
             found[package] = version(package)
         except Exception:  # noqa: BLE001
             found[package] = "?"
+    found["kg_commit"] = subprocess.run(["git", "-C", str(HERE), "describe", "--always", "--dirty"],
+                                        capture_output=True, text=True).stdout.strip()
     found["wrk"] = subprocess.run(["wrk", "--version"], capture_output=True, text=True).stdout.split("\n")[0].strip()
     return found
 

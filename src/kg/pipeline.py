@@ -21,6 +21,7 @@ from .resolve import resolve
 from .sources import DataFiles, load_turtle_dir, read_data_dir
 from .store import write_store
 from .validation import ValidationReport, validate_graphs
+from .validation_shards import validate_sharded
 
 Progress = Callable[[str], None]
 
@@ -37,6 +38,11 @@ def map_data(config: Config) -> tuple[Corpus, MappedGraphs]:
     files = read_data_dir(config.data)
     corpus = parse_corpus(files)
     return corpus, map_corpus(corpus, Minter(config.base), resolve(corpus), _reference_sha(files))
+
+
+def validation_cache(config: Config) -> Path:
+    """Where validation reports of unchanged shards are kept between builds (beside the store)."""
+    return config.store.absolute().parent / "cache" / "validation"
 
 
 def validate_data(config: Config) -> ValidationReport:
@@ -76,7 +82,8 @@ def build(config: Config, progress: Progress | None = None, reasoner: str = "rul
     corpus, mapped = map_data(config)
     stage("map")
     ontology = load_turtle_dir(config.ontology)
-    report = validate_graphs(mapped, load_turtle_dir(config.shapes), ontology)
+    report = validate_sharded(mapped, load_turtle_dir(config.shapes), ontology,
+                              reference=Minter(config.base).graph("reference"), cache_dir=validation_cache(config))
     stage("validate")
     if not report.conforms:
         raise ValidationFailed(report)

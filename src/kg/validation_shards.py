@@ -3,8 +3,8 @@
 Profile graphs are cut into groups of about 20,000 triples; each group is validated together with the
 reference graph, in parallel worker processes. A node
 described differently by two profiles (a work listed with different years, say) is a cross-profile
-conflict: its results come from one extra run over the union of the graphs that describe it, with only
-those nodes as focus nodes. The merged report equals one full pyshacl run (a differential test checks it).
+conflict: its results come from one extra run over the union of the graphs that describe it (pyshacl's
+focus_nodes option is not used: it skips nested shapes on nodes outside the focus list). The merged report equals one full pyshacl run (a differential test checks it).
 Shard reports are cached by a hash of the shard's content, the shapes and the ontology, so a rebuild after
 editing one profile validates only that profile.
 """
@@ -42,7 +42,11 @@ def _digest(*graphs: Graph) -> str:
 
 
 def _conflicts(mapped: MappedGraphs, reference: URIRef) -> dict[Node, list[URIRef]]:
-    """Subjects described with different triples by two or more profile graphs, with those graphs."""
+    """IRI subjects described with different triples by two or more profile graphs, with those graphs.
+
+    Blank nodes (author-list cells) differ only when their work's author list differs, and their results
+    are reported on that work, which is a conflict itself.
+    """
     seen: dict[Node, dict[str, URIRef]] = defaultdict(dict)
     for iri, graph in mapped.graphs.items():
         if iri == reference:
@@ -52,19 +56,19 @@ def _conflicts(mapped: MappedGraphs, reference: URIRef) -> dict[Node, list[URIRe
             outgoing[s].append(f"{p.n3()} {o.n3()}")
         for subject, lines in outgoing.items():
             seen[subject]["\n".join(sorted(lines))] = iri
-    return {s: sorted(set(v.values())) for s, v in seen.items() if len(v) > 1}
+    return {s: sorted(set(v.values())) for s, v in seen.items() if len(v) > 1 and isinstance(s, URIRef)}
 
 
 def _validate_shard(index: int) -> str:
     """Worker: validate one shard (held in _SHARED before the fork) and return its report as N-Triples."""
-    shards: list[tuple[Graph, list[Node] | None]] = _SHARED["shards"]  # type: ignore[assignment]
-    data, focus = shards[index]
-    report = _run(data, _SHARED["shapes"], _SHARED["ontology"], focus)  # type: ignore[arg-type]
+    shards: list[Graph] = _SHARED["shards"]  # type: ignore[assignment]
+    report = _run(shards[index], _SHARED["shapes"], _SHARED["ontology"])  # type: ignore[arg-type]
     return report.serialize(format="nt")
 
 
-def _merge(reports: Iterable[Graph], drop_focus: set[Node]) -> Graph:
-    """One SHACL report from several, without results whose focus node is in drop_focus."""
+def _merge(reports: Iterable[Graph], conflicts: set[Node]) -> Graph:
+    """One SHACL report from several: conflict nodes' results from the first (union) report, others from the rest."""
+    has_conflicts = bool(conflicts)
     merged = bind_prefixes(Graph())
     root = BNode("report")
     conforms = True
@@ -75,7 +79,7 @@ def _merge(reports: Iterable[Graph], drop_focus: set[Node]) -> Graph:
             focus = report.value(result, SH.focusNode)
             key = tuple(str(report.value(result, p)) for p in (SH.focusNode, SH.resultPath, SH.sourceShape,
                                                                  SH.value, SH.resultMessage))
-            if (focus in drop_focus and number > 0) or key in seen:
+            if (focus in conflicts) != (number == 0 and has_conflicts) or key in seen:
                 continue
             seen.add(key)
             _copy_node(report, result, merged, f"r{number}-")
@@ -122,20 +126,20 @@ def validate_sharded(mapped: MappedGraphs, shapes: Graph, ontology: Graph, *, re
     """Validate profile by profile (in parallel, cached) and merge into one report."""
     conflicts = _conflicts(mapped, reference)
     ref_graph = mapped.graphs.get(reference, Graph())
-    shards: list[tuple[Graph, list[Node] | None]] = []
+    shards: list[Graph] = []
     if conflicts:
         union = bind_prefixes(Graph())
         for iri in sorted({g for graphs in conflicts.values() for g in graphs}):
             union += mapped.graphs[iri]
         union += ref_graph
-        shards.append((union, sorted(conflicts, key=str)))
+        shards.append(union)
     for group in _groups(mapped, reference, shard_triples):
         data = bind_prefixes(Graph())
         for iri in group:
             data += mapped.graphs[iri]
-        shards.append((data + ref_graph, None))
+        shards.append(data + ref_graph)
     tag = _digest(shapes, ontology)
-    keys = [hashlib.sha256((tag + _digest(data) + repr(focus)).encode()).hexdigest() for data, focus in shards]
+    keys = [hashlib.sha256((tag + _digest(data)).encode()).hexdigest() for data in shards]
     texts: dict[int, str] = {}
     missing = []
     for index, key in enumerate(keys):
@@ -156,7 +160,7 @@ def validate_sharded(mapped: MappedGraphs, shapes: Graph, ontology: Graph, *, re
     return _report(merged, _Locator(mapped.origins, mapped.graphs, mapped.sources))
 
 
-def _run_shards(shards: list[tuple[Graph, list[Node] | None]], shapes: Graph, ontology: Graph,
+def _run_shards(shards: list[Graph], shapes: Graph, ontology: Graph,
                 indexes: list[int], processes: int | None) -> list[str]:
     """Validate the given shards, in forked worker processes when there are several."""
     _SHARED.update(shards=shards, shapes=shapes, ontology=ontology)

@@ -1,0 +1,155 @@
+"""Build benchmark: stage times and peak memory at several corpus sizes, reasoning and validation side by side.
+
+    python benchmarks/build_bench.py --sizes 1000 10000 100000 1000000 --out benchmarks/out
+
+Writes build.json and build.md under --out. Corpora are generated once into OUT/data-N (deterministic).
+Each comparison (rules vs owlrl, sharded vs single-run validation) runs side by side in one process, and
+reports the median of --repeats runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from rdflib import Graph
+
+sys.path.insert(0, str(Path(__file__).parent))
+from generate import generate  # noqa: E402
+
+from kg.iris import Minter  # noqa: E402
+from kg.mapping import map_corpus  # noqa: E402
+from kg.model import parse_corpus  # noqa: E402
+from kg.reasoning import infer  # noqa: E402
+from kg.sources import load_turtle_dir, read_data_dir  # noqa: E402
+from kg.validation import validate_graphs  # noqa: E402
+from kg.validation_shards import validate_sharded  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+STAGE = re.compile(r"^(\w+)\s+([\d.]+) s\s+peak\s+([\d.]+) MB$")
+
+
+def corpus(out: Path, triples: int) -> Path:
+    """The generated data folder for a size (made once)."""
+    data = out / f"data-{triples}"
+    if not (data / "profiles").is_dir():
+        generate(triples, data)
+    return data
+
+
+def timed_build(data: Path, store: Path) -> dict:
+    """Run `kg build --timings` in a fresh process; stage seconds, peak MB and wall time."""
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "kg", "build", "--data", str(data), "--store", str(store),
+                           "--timings"], capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - started
+    stages = {m.group(1): {"seconds": float(m.group(2)), "peak_mb": float(m.group(3))}
+              for m in map(STAGE.match, done.stdout.splitlines()) if m}
+    total = sum(int(n) for n in re.findall(r"^\s+(\d+)\s+https?://", done.stdout, flags=re.M))
+    return {"stages": stages, "wall_seconds": round(wall, 2), "triples": total}
+
+
+def edit_one_profile(data: Path) -> None:
+    """Change one publication title of the first profile (an incremental-build trigger)."""
+    first = sorted((data / "profiles").glob("*.yaml"))[0]
+    text = first.read_text(encoding="utf-8")
+    first.write_text(text.replace("title: ", "title: Revised ", 1), encoding="utf-8")
+
+
+def median_time(function, repeats: int) -> tuple[float, object]:  # type: ignore[no-untyped-def]
+    """Median seconds of repeated calls, and the last result."""
+    times, result = [], None
+    for _ in range(repeats):
+        started = time.perf_counter()
+        result = function()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times), result
+
+
+def compare_reasoners(data: Path, repeats: int) -> dict:
+    """Rule engine vs owlrl on the same asserted graph; equal results required."""
+    mapped = map_corpus(parse_corpus(read_data_dir(data)), Minter())
+    asserted = Graph()
+    for graph in mapped.graphs.values():
+        asserted += graph
+    ontology = load_turtle_dir(ROOT / "ontology")
+    rules_s, rules = median_time(lambda: infer(asserted, ontology, "rules"), repeats)
+    owlrl_s, reference = median_time(lambda: infer(asserted, ontology, "owlrl"), repeats)
+    assert set(rules) == set(reference), "rule engine and owlrl disagree"  # type: ignore[arg-type]
+    return {"asserted": len(asserted), "inferred": len(rules), "rules_s": round(rules_s, 3),  # type: ignore[arg-type]
+            "owlrl_s": round(owlrl_s, 3), "speedup": round(owlrl_s / rules_s, 1)}
+
+
+def compare_validation(data: Path, repeats: int) -> dict:
+    """Sharded (2 processes, no cache) vs one pyshacl run; equal reports required."""
+    mapped = map_corpus(parse_corpus(read_data_dir(data)), Minter())
+    shapes, ontology = load_turtle_dir(ROOT / "shapes"), load_turtle_dir(ROOT / "ontology")
+    reference = Minter().graph("reference")
+    sharded_s, sharded = median_time(lambda: validate_sharded(mapped, shapes, ontology, reference=reference), repeats)
+    full_s, full = median_time(lambda: validate_graphs(mapped, shapes, ontology), 1)
+    assert sharded.violations == full.violations, "sharded and full validation disagree"  # type: ignore[union-attr]
+    return {"sharded_s": round(sharded_s, 2), "full_s": round(full_s, 2), "speedup": round(full_s / sharded_s, 1)}
+
+
+def markdown(results: dict) -> str:
+    """The results as Markdown tables."""
+    lines = ["| triples | " + " | ".join(f"{s} s / MB" for s in ("map", "validate", "reason", "store"))
+             + " | wall s | incremental s |", "|---" * 7 + "|"]
+    for size, row in results["builds"].items():
+        cells = [f"{row['stages'][s]['seconds']:.2f} / {row['stages'][s]['peak_mb']:.0f}" if s in row["stages"]
+                 else "–" for s in ("map", "validate", "reason", "store")]
+        lines.append(f"| {row['triples']:,} | " + " | ".join(cells) + f" | {row['wall_seconds']:.1f} | "
+                     f"{row.get('incremental_wall_seconds', '–')} |")
+    lines += ["", "| reasoning at | asserted | inferred | rules s | owlrl s | speedup |", "|---|---|---|---|---|---|"]
+    for size, row in results["reasoning"].items():
+        lines.append(f"| {size} | {row['asserted']} | {row['inferred']} | {row['rules_s']} | {row['owlrl_s']} | "
+                     f"{row['speedup']}x |")
+    lines += ["", "| validation at | sharded s | single pyshacl run s | speedup |", "|---|---|---|---|"]
+    for size, row in results["validation"].items():
+        lines.append(f"| {size} | {row['sharded_s']} | {row['full_s']} | {row['speedup']}x |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    """Command-line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000, 1000000])
+    parser.add_argument("--reasoning-sizes", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--validation-sizes", type=int, nargs="+", default=[10000, 100000])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    results: dict = {"builds": {}, "reasoning": {}, "validation": {}}
+    for size in args.sizes:
+        data = corpus(args.out, size)
+        store = args.out / f"store-{size}" / "store"
+        shutil.rmtree(store.parent, ignore_errors=True)
+        row = timed_build(data, store)
+        edited = args.out / f"edited-{size}"
+        shutil.rmtree(edited, ignore_errors=True)
+        shutil.copytree(data, edited)
+        edit_one_profile(edited)
+        row["incremental_wall_seconds"] = timed_build(edited, store)["wall_seconds"]
+        results["builds"][str(size)] = row
+        print(json.dumps({size: row}), flush=True)
+    for size in args.reasoning_sizes:
+        results["reasoning"][str(size)] = compare_reasoners(corpus(args.out, size), args.repeats)
+        print(json.dumps({"reasoning": {size: results["reasoning"][str(size)]}}), flush=True)
+    for size in args.validation_sizes:
+        results["validation"][str(size)] = compare_validation(corpus(args.out, size), args.repeats)
+        print(json.dumps({"validation": {size: results["validation"][str(size)]}}), flush=True)
+    (args.out / "build.json").write_text(json.dumps(results, indent=2), encoding="utf-8")
+    (args.out / "build.md").write_text(markdown(results), encoding="utf-8")
+    print(markdown(results))
+
+
+if __name__ == "__main__":
+    main()

@@ -19,6 +19,7 @@ from .importers.command import import_command
 from .store import Store
 
 F = TypeVar("F", bound=Callable[..., Any])
+SUMMARY_GRAPHS = 12
 
 DATA_OPTION = click.option("--data", type=click.Path(path_type=Path), default=None,
                            help="Data directory [default: data, or $KG_DATA].")
@@ -62,8 +63,13 @@ def _build(config: Config, reasoner: str = "rules", timings: bool = False) -> No
 
     result = build(config, progress=progress, reasoner=reasoner)
     click.echo(f"built {result.store_path} ({sum(result.triples.values())} triples)")
-    for graph, count in result.triples.items():
+    graphs = list(result.triples.items())
+    shown = graphs if len(graphs) <= SUMMARY_GRAPHS else graphs[:SUMMARY_GRAPHS - 1]
+    for graph, count in shown:
         click.echo(f"  {count:>8}  {graph}")
+    if len(shown) < len(graphs):
+        rest = graphs[len(shown):]
+        click.echo(f"  {sum(c for _, c in rest):>8}  … in {len(rest)} more graphs")
     click.echo(f"violations: {len(result.report.errors)}, warnings: {len(result.report.warnings)}")
 
 

@@ -35,6 +35,7 @@ class Config:
     store_in_memory: bool = field(default=True, metadata={"help": "Query workers copy the store into memory (faster aggregates)"})
     max_pending: int = field(default=16, metadata={"help": "Queries running or waiting at once before 503 Retry-After"})
     cache_bytes: int = field(default=64_000_000, metadata={"help": "Bytes of query results kept in the result cache (0 disables it)"})
+    write_token: str = field(default="", repr=False, metadata={"help": "Bearer token that enables writes (SPARQL Update, Graph Store PUT/POST/DELETE); empty: read-only"})
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, **overrides: Any) -> Config:

@@ -22,6 +22,7 @@ from .sources import DataFiles, load_turtle_dir, read_data_dir
 from .store import write_store
 from .validation import ValidationReport, validate_graphs
 from .validation_shards import validate_sharded
+from .writes_edits import replay_edits, write_lock
 
 Progress = Callable[[str], None]
 
@@ -37,7 +38,8 @@ def map_data(config: Config) -> tuple[Corpus, MappedGraphs]:
     """Read, check, resolve and map a data directory."""
     files = read_data_dir(config.data)
     corpus = parse_corpus(files)
-    return corpus, map_corpus(corpus, Minter(config.base), resolve(corpus), _reference_sha(files))
+    mapped = map_corpus(corpus, Minter(config.base), resolve(corpus), _reference_sha(files))
+    return corpus, replay_edits(config, mapped)  # accepted HTTP edits (data/edits/edits.nq, see kg.writes_edits)
 
 
 def validation_cache(config: Config) -> Path:
@@ -68,6 +70,11 @@ def peak_memory_mb() -> float:
 
 def build(config: Config, progress: Progress | None = None, reasoner: str = "rules") -> BuildResult:
     """Run the whole pipeline and swap the new store in; any failure leaves the old store untouched."""
+    with write_lock(config.store):  # one writer at a time: HTTP writes (kg.writes) wait for the build
+        return _build(config, progress, reasoner)
+
+
+def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildResult:
     say = progress or (lambda message: None)
     timings: dict[str, float] = {}
     clock = time.perf_counter()

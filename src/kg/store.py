@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shutil
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -129,11 +130,21 @@ class Store:
         return result
 
 
-def _fill(oxstore: ox.Store, graphs: dict[URIRef, Graph]) -> None:
+def _all_quads(graphs: dict[URIRef, Graph]) -> Iterator[ox.Quad]:
+    """Every named-graph quad, each followed by its copy in the default graph (the merge)."""
+    default = ox.DefaultGraph()
     for graph_iri in sorted(graphs):
-        quads = list(graph_quads(graph_iri, graphs[graph_iri]))
-        oxstore.extend(quads)
-        oxstore.extend(ox.Quad(q.subject, q.predicate, q.object, ox.DefaultGraph()) for q in quads)
+        for quad in graph_quads(graph_iri, graphs[graph_iri]):
+            yield quad
+            yield ox.Quad(quad.subject, quad.predicate, quad.object, default)
+
+
+def _fill(oxstore: ox.Store, graphs: dict[URIRef, Graph], bulk: bool = False) -> None:
+    """Load graphs and their merge; bulk loading (no transaction) is for fresh on-disk versions."""
+    if bulk:
+        oxstore.bulk_extend(_all_quads(graphs))
+    else:
+        oxstore.extend(_all_quads(graphs))
 
 
 def write_store(store_dir: Path, graphs: dict[URIRef, Graph], metadata: dict[str, Any]) -> Path:
@@ -147,7 +158,7 @@ def write_store(store_dir: Path, graphs: dict[URIRef, Graph], metadata: dict[str
     target = store_dir.parent / f"{store_dir.name}.v{number}"
     try:
         oxstore = ox.Store(str(target))
-        _fill(oxstore, graphs)
+        _fill(oxstore, graphs, bulk=True)
         oxstore.flush()
         del oxstore
         (target / METADATA_FILE).write_text(json.dumps(metadata, indent=2, sort_keys=True), encoding="utf-8")
@@ -161,4 +172,74 @@ def write_store(store_dir: Path, graphs: dict[URIRef, Graph], metadata: dict[str
         raise
     for _, old in _versions(store_dir)[:-KEEP_VERSIONS]:
         shutil.rmtree(old, ignore_errors=True)
+    return target
+
+
+# --- derived versions: a copy of the current version with a change applied (used by kg.writes) ----------
+
+RECENT_SECONDS = 300.0
+
+
+def _fsync_path(path: Path) -> None:
+    """Flush one file or directory to disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def fsync_tree(root: Path, skip_shared: bool = False) -> None:
+    """Flush every file under root, then the directories, so a crash cannot leave them half on disk.
+
+    With skip_shared, files with other hard links (shared with the version a checkpoint was taken from, and
+    flushed with it) are skipped.
+    """
+    for folder, _, files in os.walk(root):
+        for name in files:
+            path = Path(folder) / name
+            if not (skip_shared and path.stat().st_nlink > 1):
+                _fsync_path(path)
+        _fsync_path(Path(folder))
+
+
+def derive_version(store_dir: Path, source: Path, apply: Any, metadata: dict[str, Any],
+                   files: dict[str, str] | None = None, keep_seconds: float = RECENT_SECONDS) -> Path:
+    """Write ``STORE.v<N+1>`` as a checkpoint of the version ``source`` (hard links, not a rewrite) changed by
+    ``apply(ox.Store)``, flush it to disk, then switch the store symlink to it in one rename.
+
+    Until the rename nothing is visible; a failure or a crash before it leaves the current version serving.
+    Old versions are removed except the newest KEEP_VERSIONS and any changed in the last keep_seconds
+    (a server may still be reading those). Returns the new version directory.
+    """
+    store_dir = store_dir.absolute()
+    versions = _versions(store_dir)
+    number = versions[-1][0] + 1 if versions else 1
+    target = store_dir.parent / f"{store_dir.name}.v{number}"
+    try:
+        ox.Store.read_only(str(source)).backup(str(target))
+        oxstore = ox.Store(str(target))
+        apply(oxstore)
+        oxstore.flush()
+        del oxstore
+        (target / METADATA_FILE).write_text(json.dumps(metadata, indent=2, sort_keys=True), encoding="utf-8")
+        for name, text in (files or {}).items():
+            (target / name).write_text(text, encoding="utf-8")
+        fsync_tree(target, skip_shared=True)
+        link = store_dir.parent / f".{store_dir.name}.link-{os.getpid()}"
+        if link.is_symlink():
+            link.unlink()
+        link.symlink_to(target.name)
+        os.replace(link, store_dir)
+        _fsync_path(store_dir.parent)
+    except BaseException:
+        shutil.rmtree(target, ignore_errors=True)
+        raise
+    now = time.time()
+    for _, old in _versions(store_dir)[:-KEEP_VERSIONS]:
+        try:
+            if old != target and now - old.stat().st_mtime > keep_seconds:
+                shutil.rmtree(old, ignore_errors=True)
+        except OSError:
+            continue
     return target

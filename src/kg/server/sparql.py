@@ -1,8 +1,9 @@
-"""The SPARQL 1.1 Protocol endpoint /sparql: queries, the service description, and refused updates.
+"""The SPARQL 1.1 Protocol endpoint /sparql: queries, the service description, and updates.
 
 GET or POST (form-encoded or application/sparql-query) runs a query; a GET without a query answers the
-service description (Turtle by default, an HTML form for browsers). Updates answer 403: the endpoint is
-read-only. Results are content-negotiated (Accept, or format= which wins) and carry ``Vary: Accept``.
+service description (Turtle by default, an HTML form for browsers). Updates (POST, update= or
+application/sparql-update) go to kg.server.updates (bearer token, validation, atomic commit). Results are
+content-negotiated (Accept, or format= which wins) and carry ``Vary: Accept``.
 """
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ from ..store import Store
 from ..formats import GRAPH_FORMATS, Format, negotiate
 from .cors import add_cors_headers
 from .description import SD_PREFIXES, ox_triples, query_page, service_description
-from .errors import ReadOnly
 from .guard import check_query
 from .protocol import Operation, read_operation
 from .executor import QueryJob
 from .queries import render_results_html
 from .results import GRAPH, formats_for, query_form, run_query, serialize_rdf
 from .state import get_config, get_store, handle
+from .updates import answer_update
 
 bp = Blueprint("sparql", __name__)
 EMPTY = Store.in_memory({})
@@ -55,7 +56,7 @@ def endpoint() -> Response:
             raise BadQuery("a POST needs a query (query= or application/sparql-query) or an update")
         return describe(operation)
     if operation.kind == "update":
-        raise ReadOnly()
+        return answer_update(operation, endpoint_url())  # writes: kg.server.updates (token, validation, commit)
     return answer_query(operation)
 
 

@@ -29,6 +29,11 @@ class StoreHandle:
         self._pool_path: Path | None = None
         self.cache = ResultCache(config.cache_bytes, max(1, config.cache_bytes // 16))
 
+    @property
+    def fixed(self) -> bool:
+        """Whether the app serves a store given in code (no store directory, so no writes)."""
+        return self._fixed
+
     def pool(self, store: Store) -> QueryPool | None:
         """The worker pool for the current store version (replaced when a build swaps the store)."""
         if self.config.query_workers <= 0 or store.path is None:

@@ -101,3 +101,13 @@ def test_all_errors_are_collected(tmp_path: Path) -> None:
     with pytest.raises(SourceErrors) as info:
         parse_corpus(read_data_dir(tmp_path))
     assert len(info.value.errors) == 2
+
+
+def test_relative_link_is_an_error_naming_the_field() -> None:
+    error = _error("name: Ada\nlinks:\n  - {label: CV, url: cv.pdf}\n")
+    assert error.location.field == "links[0].url" and "absolute" in error.message
+
+
+def test_same_as_must_be_absolute() -> None:
+    error = _error("name: Ada\nsame_as:\n  - https://orcid.org/0000-0002-1825-0097\n  - orcid.org/x\n")
+    assert error.location.field == "same_as[1]" and error.location.line == 4

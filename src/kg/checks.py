@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import difflib
+import re
 from typing import Any
 
 from .errors import SourceError
@@ -16,6 +17,16 @@ PRESENT = "present"
 def _type_name(value: Any) -> str:
     return {str: "text", int: "a number", bool: "true/false", list: "a list", dict: "a mapping",
             type(None): "nothing"}.get(type(value), type(value).__name__)
+
+
+ABSOLUTE_IRI = re.compile(r"^https?://[^\s<>\"{}|\\^`]+$")
+
+
+def _check_iri(value: str, fields: Fields, key: str | tuple[str, int]) -> None:
+    if not ABSOLUTE_IRI.match(value):
+        where = fields.at(key) if isinstance(key, str) else fields.at(key[0]) + (key[1],)
+        raise fields.document.error(where, f"expected an absolute http(s) address such as https://example.org/x, "
+                                           f"got {value!r}")
 
 
 class Fields:
@@ -126,6 +137,20 @@ class Fields:
                 raise self.document.error(path, f"expected text, got {_type_name(item)}")
             texts.append(str(item).strip())
         return tuple(texts)
+
+    def iri(self, key: str) -> str | None:
+        """An absolute http(s) IRI such as a homepage or an external identifier."""
+        value = self.text(key)
+        if value is not None:
+            _check_iri(value, self, key)
+        return value
+
+    def iri_list(self, key: str) -> tuple[str, ...]:
+        """A list of absolute http(s) IRIs."""
+        values = self.text_list(key)
+        for i, value in enumerate(values):
+            _check_iri(value, self, (key, i))
+        return values
 
     def text_map(self, key: str) -> dict[str, str]:
         """A mapping of short keys to texts, such as names by language tag."""

@@ -233,7 +233,7 @@ def _links(f: Fields, key: str) -> tuple[Link, ...]:
     links = []
     for path, item in f.items(key):
         lf = Fields(f.document, path, item, "a link")
-        links.append(Link(lf.required_text("label"), lf.text("url")))
+        links.append(Link(lf.required_text("label"), lf.iri("url")))
         lf.finish()
     return tuple(links)
 
@@ -350,8 +350,8 @@ def parse_profile(document: YamlDocument) -> Profile:
     profile = Profile(
         id=profile_id, name=f.required_text("name"), given_name=f.text("given_name"),
         family_name=f.text("family_name"), other_names=tuple(other_names), title=f.text("title"),
-        affiliation=f.text("affiliation"), email=f.text("email"), homepage=f.text("homepage"),
-        same_as=f.text_list("same_as"), summary=f.text("summary"), research_areas=f.text_list("research_areas"),
+        affiliation=f.text("affiliation"), email=f.text("email"), homepage=f.iri("homepage"),
+        same_as=f.iri_list("same_as"), summary=f.text("summary"), research_areas=f.text_list("research_areas"),
         links=_links(f, "links"), projects=tuple(projects),
         experience=_simple_list(f, "experience", _experience),
         education=_simple_list(f, "education", _education),
@@ -388,8 +388,8 @@ def parse_organizations(document: YamlDocument | None) -> tuple[Organization, ..
         assert document is not None
         orgs.append(Organization(_checked_id(f, seen), f.required_text("name"),
                                  f.choice("type", kinds, "organization"), f.text("parent"),
-                                 f.text_list("aliases"), f.text_map("names"), f.text_list("same_as"),
-                                 f.text("url"), _origin(document, path)))
+                                 f.text_list("aliases"), f.text_map("names"), f.iri_list("same_as"),
+                                 f.iri("url"), _origin(document, path)))
         f.finish()
     return tuple(orgs)
 
@@ -401,7 +401,7 @@ def parse_venues(document: YamlDocument | None) -> tuple[Venue, ...]:
         assert document is not None
         venues.append(Venue(_checked_id(f, seen), f.required_text("name"), f.text("acronym"),
                             f.choice("type", ("conference", "journal", "repository", "workshop"), "conference"),
-                            f.text_list("aliases"), f.text_list("same_as"), _origin(document, path)))
+                            f.text_list("aliases"), f.iri_list("same_as"), _origin(document, path)))
         f.finish()
     return tuple(venues)
 

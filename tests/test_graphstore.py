@@ -135,10 +135,12 @@ def test_not_acceptable(client: FlaskClient) -> None:
 
 @pytest.mark.parametrize("method", ["PUT", "POST", "DELETE"])
 def test_writes_are_refused(client: FlaskClient, method: str) -> None:
-    """Graph Store writes answer 403: the server is read-only."""
+    """Without a configured write token, Graph Store writes answer 403 saying how to enable them (the write
+    side is tested in tests/test_graphstore_writes.py)."""
     kwargs: dict[str, Any] = {"data": "<a:s> <a:p> <a:o> .", "content_type": "application/n-triples"}
     response = client.open("/store?default", method=method, **kwargs)
-    assert response.status_code == 403 and "read-only" in response.get_data(as_text=True)
+    text = response.get_data(as_text=True)
+    assert response.status_code == 403 and "read-only" in text and "KG_WRITE_TOKEN" in text
 
 
 

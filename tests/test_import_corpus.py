@@ -1,8 +1,21 @@
-"""kg import over the test corpus: each input gives its expected YAML; the evaluation reaches the F1 floor."""
+"""kg import over the test corpus: each input gives its expected YAML; the evaluation reaches the F1 floor.
+
+The corpus (tests/data/import_corpus/) holds invented people in styles unlike the seed pages. Five of its inputs
+were first a held-out set, written after the parser was tuned and scored before it was changed (F1 0.43 on
+publications, 0.65 on positions, 0.32 on degrees; jiaxin-hu.txt was rejected): an al-folio Markdown page with
+front matter (lukas-brandt.txt), a Chinese-English bilingual page (jiaxin-hu.txt), an industry resume with MLA
+citations (marcus-ellwood.txt), a long academic CV with IEEE, LNCS and ACM citations (ingrid-solberg.txt) and a
+saved WordPress page (camille-dubois.html). They are development data now: the parser was generalised against
+them, so they no longer measure how it does on unseen pages. Six more (tomasz-wisniewski.html, jane-public.txt,
+daniel-osei.txt, priyanka-das.txt, elena-petrova.txt, taro-yamada.txt) are probe pages written during that work
+(a table layout, a CV with group headings, text from a PDF with wrapped citations, an emoji README, a Hugo
+Academic layout, a Japanese-English page); their expected facts were checked against the pages by hand.
+"""
 
 from __future__ import annotations
 
 import importlib.util
+import shutil
 from pathlib import Path
 from types import ModuleType
 
@@ -48,7 +61,7 @@ def facts(p: Profile) -> dict[str, object]:
 
 def test_corpus_has_the_required_inputs() -> None:
     suffixes = [p.suffix for p in INPUTS]
-    assert len(INPUTS) >= 8 and ".bib" in suffixes and ".html" in suffixes
+    assert len(INPUTS) >= 16 and ".bib" in suffixes and ".html" in suffixes
     assert all((CORPUS / f"{p.stem}.expected.yaml").exists() for p in INPUTS)
 
 
@@ -68,9 +81,31 @@ def _row(markdown: str, field: str) -> list[float]:
     return [float(cell) for cell in line.strip("|").split("|")[1:4]]
 
 
-def test_evaluation_reaches_the_f1_floor(tmp_path: Path) -> None:
+FLOOR = 0.95  # every field; the exact comparison above pins each input, this catches a slide across the corpus
+
+
+@pytest.mark.parametrize("field", ["publication title", "authors in order", "venue", "year", "status", "positions",
+                                   "degrees"])
+def test_evaluation_reaches_the_f1_floor(tmp_path: Path, field: str) -> None:
     out = tmp_path / "import_eval.md"
     assert _eval_module().main(["--corpus", str(CORPUS), "--data", str(DATA), "--out", str(out)]) == 0
     table = out.read_text(encoding="utf-8")
-    assert _row(table, "publication title")[2] >= 0.9
-    assert min(_row(table, f)[2] for f in ("authors in order", "venue", "year")) >= 0.9
+    assert f"{len(INPUTS)} inputs (tests/data/import_corpus)." in table
+    assert _row(table, field)[2] >= FLOOR, field
+
+
+def test_evaluation_scores_a_rejected_input_as_an_empty_import(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "nobody.txt").write_text("1234\n5678\n", encoding="utf-8")
+    (corpus / "nobody.expected.yaml").write_text(
+        "name: Ada Example\npublications:\n  - title: One Paper\n    authors: [Ada Example]\n    year: 2024\n"
+        "    status: published\n", encoding="utf-8")
+    shutil.copy(CORPUS / "tomas-novak.txt", corpus / "tomas-novak.txt")
+    shutil.copy(CORPUS / "tomas-novak.expected.yaml", corpus / "tomas-novak.expected.yaml")
+    out = tmp_path / "eval.md"
+    assert _eval_module().main(["--corpus", str(corpus), "--data", str(DATA), "--out", str(out)]) == 0
+    table = out.read_text(encoding="utf-8")
+    assert "2 inputs (" in table and "Rejected by the importer (scored as empty imports): nobody.txt." in table
+    assert _row(table, "publication title")[1] < 1.0  # the rejected input's paper is a miss
+    assert "| nobody.txt | 0.00 |" in table

@@ -11,9 +11,10 @@ the suite does not ship; their expectations (ASK {} is true, SELECT (1 AS ?value
 or DESCRIBE is RDF) hold whatever that graph holds, so they need no remote data: kg never dereferences graph
 IRIs and an unknown graph is simply empty.
 
-The endpoint is read-only: an update the manifest expects to succeed answers 403 here, and the query that
-follows it (which checks the update's effect) answers false. Writes come with a later issue; these
-expectations then change to the manifest's.
+Writes are enabled on this server (KG_WRITE_TOKEN): every update request carries the bearer token, which
+the manifest's requests cannot know about, and gets the manifest's expectations (the query after an update
+checks its effect). Without the token the same update answers 401 (and 403 on a server with no token; both
+are tested in tests/test_writes.py).
 """
 
 from __future__ import annotations
@@ -58,7 +59,8 @@ UT = Namespace("http://www.w3.org/2009/sparql/tests/test-update#")
 RDFS = Namespace("http://www.w3.org/2000/01/rdf-schema#")
 SRX = "{http://www.w3.org/2005/sparql-results#}"
 ENDPOINT_PREFIX = "/sparql/"  # every ht:absolutePath starts with it; the manifest says to replace it
-TIMEOUT = 10
+TIMEOUT = 30
+TOKEN = "w3c-protocol-token"
 
 # The media types the manifest's expected formats allow (see its query_content_type_* cases).
 BOOLEAN_TYPES = {"application/sparql-results+xml", "application/sparql-results+json"}
@@ -177,10 +179,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         for iri, path in case.graph_data:
             graphs.setdefault(URIRef(iri), Graph().parse(path, format="nt"))
     assert len(graphs) == 3
-    store = tmp_path_factory.mktemp("w3c") / "store"
+    root = tmp_path_factory.mktemp("w3c")
+    store = root / "store"
     write_store(store, graphs, {"triples": {str(iri): len(g) for iri, g in graphs.items()}})
-    # --data is required by the command line but unused: the store exists, so nothing is built.
-    with kg_serve(SUITE / "protocol", store) as url:
+    # The store exists, so nothing is built; --data is where accepted edits are kept (data/edits/).
+    (root / "data").mkdir()
+    with kg_serve(root / "data", store, env={"KG_WRITE_TOKEN": TOKEN}) as url:
         yield url
 
 
@@ -192,11 +196,15 @@ class Answer:
 
 
 def send(server: str, step: Step) -> Answer:
-    """Send one request exactly as the manifest describes it (no Accept, no Content-Type unless given)."""
+    """Send one request as the manifest describes it (no Accept, no Content-Type unless given), adding the
+    bearer token to updates."""
     host, port = urllib.parse.urlsplit(server).netloc.rsplit(":", 1)
     connection = http.client.HTTPConnection(host, int(port), timeout=TIMEOUT)
+    headers = dict(step.headers)
+    if step.is_update:
+        headers["authorization"] = f"Bearer {TOKEN}"
     try:
-        connection.request(step.method, step.target, body=step.body, headers=dict(step.headers))
+        connection.request(step.method, step.target, body=step.body, headers=headers)
         response = connection.getresponse()
         return Answer(response.status, response.getheader("Content-Type", ""), response.read())
     finally:
@@ -232,40 +240,6 @@ def check_result(step: Step, answer: Answer) -> None:
         Graph().parse(data=answer.body, format=RDF_TYPES[media_type])
 
 
-@pytest.mark.parametrize("case", [pytest.param(c, id=c.name) for c in CASES])
-def test_w3c_protocol(server: str, case: Case) -> None:
-    read_only = False
-    for step in case.steps:
-        answer = send(server, step)
-        described = f"{case.name} ({case.title}): {step.method} {step.target} -> {answer.status} {answer.body[:200]!r}"
-        if step.is_update and step.statuses & {2, 3}:
-            # Read-only endpoint: an update that should succeed is refused with 403 (writes come with a later
-            # issue, which will switch this to the manifest's 2xx).
-            assert answer.status == 403, described
-            assert b"read-only" in answer.body, described
-            read_only = True
-            continue
-        assert answer.status // 100 in step.statuses, described
-        if answer.status // 100 != 2 or step.result_format is None:
-            continue
-        check_result(step, answer)
-        if step.boolean is not None:
-            # After a refused update its effect is absent: the check that expects it answers false.
-            assert read_boolean(answer) is (step.boolean and not read_only), described
-
-
-def test_refused_updates_left_the_data_alone(server: str) -> None:
-    """The CLEAR ALL / DROP ALL in the update cases were refused: the three graphs still answer."""
-    for number in (1, 2, 3):
-        graph = f"<http://kasei.us/2009/09/sparql/data/data{number}.rdf>"
-        query = f"ASK {{ GRAPH {graph} {{ {graph} a <http://xmlns.com/foaf/0.1/Document> }} }}"
-        step = Step("GET", "/sparql?" + urllib.parse.urlencode({"query": query}), (), None, frozenset({2}),
-                    "boolean", True)
-        answer = send(server, step)
-        assert answer.status == 200
-        assert read_boolean(answer) is True
-
-
 def test_protocol_dataset_replaces_the_querys_own(server: str) -> None:
     """Beyond the manifest: with default-graph-uri=data3 only data3 is in the default graph, not the union."""
     query = "ASK { <http://kasei.us/2009/09/sparql/data/data1.rdf> a ?type }"
@@ -274,3 +248,38 @@ def test_protocol_dataset_replaces_the_querys_own(server: str) -> None:
         answer = send(server, Step("GET", "/sparql?" + urllib.parse.urlencode(params), (), None, frozenset({2}),
                                    "boolean", expected))
         assert answer.status == 200 and read_boolean(answer) is expected, default
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.name) for c in CASES])
+def test_w3c_protocol(server: str, case: Case) -> None:
+    for step in case.steps:
+        answer = send(server, step)
+        described = f"{case.name} ({case.title}): {step.method} {step.target} -> {answer.status} {answer.body[:200]!r}"
+        assert answer.status // 100 in step.statuses, described
+        if answer.status // 100 != 2 or step.result_format is None:
+            continue
+        check_result(step, answer)
+        if step.boolean is not None:
+            assert read_boolean(answer) is step.boolean, described
+
+
+def test_updates_left_the_data_the_manifest_implies(server: str) -> None:
+    """After the update cases (the last ones CLEAR ALL, then write <test> resolved against the endpoint) only
+    that graph is left, and an update without the token is refused."""
+    query = """ASK { GRAPH <http://example.org/protocol-base-test/> { <http://example.org/s> <http://example.org/p> ?o
+                     FILTER(STRSTARTS(STR(?o), "http://127.0.0.1")) }
+                     FILTER NOT EXISTS { GRAPH <http://kasei.us/2009/09/sparql/data/data1.rdf> { ?s ?p ?x } } }"""
+    step = Step("GET", "/sparql?" + urllib.parse.urlencode({"query": query}), (), None, frozenset({2}), "boolean", True)
+    answer = send(server, step)
+    assert answer.status == 200 and read_boolean(answer) is True
+    refused = Step("POST", "/sparql", (("content-type", "application/sparql-update"),), b"CLEAR ALL",
+                   frozenset({4}), None, None)
+    host, port = urllib.parse.urlsplit(server).netloc.rsplit(":", 1)
+    connection = http.client.HTTPConnection(host, int(port), timeout=TIMEOUT)
+    try:
+        connection.request(refused.method, refused.target, body=refused.body, headers=dict(refused.headers))
+        response = connection.getresponse()
+        assert response.status == 401 and response.getheader("WWW-Authenticate", "").startswith("Bearer")
+        response.read()
+    finally:
+        connection.close()

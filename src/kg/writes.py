@@ -13,7 +13,7 @@ One write, under the store's write lock (``fcntl.flock``, so one writer at a tim
 5. re-reason from scratch (the rule engine on all asserted triples, ~50 ms on the seed graph), so the inferred
    graph always equals a full re-reasoning and inferences whose support was deleted disappear;
 6. record the difference from the YAML sources in ``<data>/edits/edits.nq`` (see kg.writes_edits), so that
-   `kg build` replays it;
+   `kg build` replays it, with a marker that lets the next write undo it if the switch below never happens;
 7. write the next store version as a checkpoint of the current one plus the quad difference, flush it to disk
    and switch the store symlink in one rename (kg.store.derive_version). Readers see the old version or the
    new one; a crash at any moment leaves a complete version behind the link.
@@ -31,30 +31,45 @@ from pathlib import Path
 from typing import Any
 
 import pyoxigraph as ox
-from rdflib import BNode, Graph, Literal
-from rdflib.namespace import RDF, SH
+from rdflib import Graph
 
 from .config import Config
 from .errors import BadQuery, KgError
 from .iris import Minter
-from .namespaces import bind_prefixes
 from .reasoning import infer
 from .sources import load_turtle_dir
-from .store import Store, derive_version, from_ox, to_ox
-from .validation import ValidationReport, Violation, _message, _path_text, _value_text, validate_graph
-from .writes_edits import GraphNames, WriteBusy, edits_file, read_edits, write_edits, write_lock
+from .store import derive_version, to_ox
+from .validation import ValidationReport, validate_graph
+from .writes_data import (
+    Graphs,
+    Snapshot,
+    WriteForbidden,
+    difference,
+    introduced_report,
+    quads,
+    rdflib_graph,
+    reconcile,
+    split,
+    union,
+    violation_key,
+)
+from .writes_edits import (
+    GraphNames,
+    WriteBusy,
+    clear_pending,
+    edits_file,
+    mark_pending,
+    read_edits,
+    recover_edits,
+    restore_edits,
+    write_edits,
+    write_lock,
+)
 
 logger = logging.getLogger(__name__)
 VIOLATIONS_FILE = "kg-violations.json"
 LOCK_TIMEOUT = 60.0
 Triple = ox.Triple
-Graphs = dict[str, set[Triple]]
-
-
-class WriteForbidden(KgError):
-    """The write targets a graph that cannot be written (inferred, ontology, retractions)."""
-
-    status = 403
 
 
 class GraphNotFound(KgError):
@@ -97,139 +112,6 @@ class WriteResult:
             return "No change: the data already says this.\n"
         return (f"Committed {self.version}: {self.added} triples added, {self.removed} removed in "
                 f"{len(self.graphs)} graph(s); inferred +{self.inferred_added} -{self.inferred_removed}.\n")
-
-
-@dataclass
-class Snapshot:
-    """One store version read into memory: its named graphs and its default graph, as pyoxigraph triples."""
-
-    path: Path
-    metadata: dict[str, Any]
-    named: Graphs
-    default: set[Triple]
-
-    @classmethod
-    def read(cls, store_dir: Path) -> Snapshot:
-        """Read the current version behind the store link."""
-        store = Store.open(store_dir)
-        named, default = _split(store.ox.quads_for_pattern(None, None, None, None))
-        return cls(store.path or store_dir, store.metadata, named, default)
-
-    def working_copy(self) -> ox.Store:
-        """An in-memory store with the same quads (blank-node labels kept)."""
-        work = ox.Store()
-        work.extend(_quads(self.named, self.default))
-        return work
-
-
-def _split(quads: Iterable[ox.Quad]) -> tuple[Graphs, set[Triple]]:
-    named: Graphs = {}
-    default: set[Triple] = set()
-    for quad in quads:
-        graph = quad.graph_name
-        if isinstance(graph, ox.DefaultGraph):
-            default.add(quad.triple)
-        elif isinstance(graph, ox.NamedNode):
-            named.setdefault(graph.value, set()).add(quad.triple)
-    return named, default
-
-
-def _quads(named: Graphs, default: set[Triple]) -> set[ox.Quad]:
-    quads = {ox.Quad(t.subject, t.predicate, t.object, ox.NamedNode(g)) for g, ts in named.items() for t in ts}
-    quads.update(ox.Quad(t.subject, t.predicate, t.object, ox.DefaultGraph()) for t in default)
-    return quads
-
-
-def _difference(old_named: Graphs, old_default: set[Triple], new_named: Graphs,
-                new_default: set[Triple]) -> tuple[list[ox.Quad], list[ox.Quad]]:
-    """(quads to remove, quads to add) to turn one version into the next, graph by graph."""
-    removals: list[ox.Quad] = []
-    additions: list[ox.Quad] = []
-    pairs: list[tuple[Any, set[Triple], set[Triple]]] = [(ox.DefaultGraph(), old_default, new_default)]
-    for graph in set(old_named) | set(new_named):
-        old, new = old_named.get(graph, set()), new_named.get(graph, set())
-        if old is not new:
-            pairs.append((ox.NamedNode(graph), old, new))
-    for name, old, new in pairs:
-        removals.extend(ox.Quad(t.subject, t.predicate, t.object, name) for t in old - new)
-        additions.extend(ox.Quad(t.subject, t.predicate, t.object, name) for t in new - old)
-    return removals, additions
-
-
-def _union(graphs: Graphs) -> set[Triple]:
-    return set().union(*graphs.values()) if graphs else set()
-
-
-def _rdflib(triples: Iterable[Triple]) -> Graph:
-    graph = bind_prefixes(Graph())
-    for t in triples:
-        graph.add((from_ox(t.subject), from_ox(t.predicate), from_ox(t.object)))
-    return graph
-
-
-def reconcile(before_named: Graphs, before_default: set[Triple], after_named: Graphs, after_default: set[Triple],
-              names: GraphNames) -> Graphs:
-    """The asserted graphs after a change applied to a working copy (see the module docstring, step 3).
-
-    Raises:
-        WriteForbidden: the change added triples to a derived graph.
-    """
-    for graph, triples in after_named.items():
-        if names.managed(graph) and triples - before_named.get(graph, set()):
-            raise WriteForbidden(f"graph <{graph}> is derived and cannot be written: it is rebuilt after every "
-                                 "write; change the asserted data instead")
-    removed_default = before_default - after_default
-    final: Graphs = {}
-    for graph, triples in after_named.items():
-        if names.managed(graph):
-            continue
-        kept = triples - (removed_default & before_named.get(graph, set()))
-        if kept:
-            final[graph] = kept
-    union = _union(final)
-    extra = (after_default - before_default) - union
-    if extra:
-        final[names.edits] = final.get(names.edits, set()) | extra
-    return final
-
-
-def _key(focus: str, path: str | None, severity: str, message: str, value: str | None) -> str:
-    return json.dumps([focus, path, severity, message, value])
-
-
-def violation_key(violation: Violation) -> str:
-    """What identifies a SHACL result across versions (shape IRIs of blank-node shapes vary per parse)."""
-    return _key(violation.focus, violation.path, violation.severity, violation.message, violation.value)
-
-
-def introduced_report(after: ValidationReport, before: frozenset[str]) -> ValidationReport:
-    """The results of a report that were not in the keys of the previous version's report."""
-    new = tuple(v for v in after.violations if violation_key(v) not in before)
-    graph = bind_prefixes(Graph())
-    root = BNode("report")
-    graph.add((root, RDF.type, SH.ValidationReport))
-    source = after.graph
-    for result in source.objects(None, SH.result):
-        focus = source.value(result, SH.focusNode)
-        severity = source.value(result, SH.resultSeverity)
-        key = _key(str(focus), _path_text(source, source.value(result, SH.resultPath)),
-                   str(severity).rsplit("#", 1)[-1], _message(source, result),
-                   _value_text(source.value(result, SH.value)))
-        if key in before:
-            continue
-        graph.add((root, SH.result, result))
-        for p, o in source.predicate_objects(result):
-            graph.add((result, p, o))
-        stack = [o for o in source.objects(result, SH.resultPath) if isinstance(o, BNode)]
-        while stack:
-            node = stack.pop()
-            for p, o in source.predicate_objects(node):
-                graph.add((node, p, o))
-                if isinstance(o, BNode):
-                    stack.append(o)
-    conforms = not any(v.severity == "Violation" for v in new)
-    graph.add((root, SH.conforms, Literal(conforms)))
-    return ValidationReport(conforms, new, graph)
 
 
 Change = Callable[[ox.Store, Snapshot, GraphNames], bool]
@@ -301,11 +183,6 @@ class Writer:
             return False
         return self.write(change)
 
-    def exists(self, graph: str) -> bool:
-        """Whether the current version holds a named graph."""
-        store = Store.open(self.config.store)
-        return graph in store.graph_names()
-
     @staticmethod
     def _target(graph: str | None, names: GraphNames) -> Any:
         if graph is None:
@@ -332,18 +209,20 @@ class Writer:
             stage("lock")
             snapshot = self._current()
             names = GraphNames(Minter(str(snapshot.metadata.get("base") or self.config.base)).base)
+            path = edits_file(self.config.data)
+            recover_edits(path, snapshot.metadata.get("edits_sha256"))
             work = snapshot.working_copy()
             stage("copy")
             asserted_before = {g: ts for g, ts in snapshot.named.items() if not names.managed(g)}
             derived = {g: ts for g, ts in snapshot.named.items() if names.managed(g)}
             asserted, state, created = asserted_before, snapshot.named, False
             for number, change in enumerate(changes):
-                before_default = _union(state) if number else snapshot.default
+                before_default = union(state) if number else snapshot.default
                 if number:
                     work = ox.Store()
-                    work.extend(_quads(state, before_default))
+                    work.extend(quads(state, before_default))
                 created = change(work, snapshot, names) or created
-                after_named, after_default = _split(work.quads_for_pattern(None, None, None, None))
+                after_named, after_default = split(work.quads_for_pattern(None, None, None, None))
                 asserted = reconcile(state, before_default, after_named, after_default, names)
                 state = {**asserted, **derived}
             del work
@@ -351,7 +230,7 @@ class Writer:
             if asserted == asserted_before:
                 return WriteResult(False, created=False, seconds=seconds)
             ontology_triples = snapshot.named.get(names.ontology, set())
-            data, ontology = _rdflib(_union(asserted)), _rdflib(ontology_triples)
+            data, ontology = rdflib_graph(union(asserted)), rdflib_graph(ontology_triples)
             before_keys = self._before_keys(snapshot, asserted_before, ontology)
             report = validate_graph(data, self._shapes_graph(), ontology)
             stage("validate")
@@ -360,9 +239,10 @@ class Writer:
                 raise WriteRejected(introduced)
             inferred = {ox.Triple(to_ox(s), to_ox(p), to_ox(o)) for s, p, o in infer(data, ontology)}
             stage("reason")
-            path = edits_file(self.config.data)
+            previous = path.read_bytes() if path.exists() else None
             edits = read_edits(path, names)
             edits.record(asserted_before, asserted)
+            mark_pending(path, edits.digest(), previous)
             write_edits(path, edits)
             stage("persist")
             named: Graphs = dict(asserted)
@@ -370,13 +250,16 @@ class Writer:
                 named[names.ontology] = ontology_triples
             if inferred:
                 named[names.inferred] = inferred
-            default = _union(named)
-            removals, additions = _difference(snapshot.named, snapshot.default, named, default)
+            default = union(named)
+            removals, additions = difference(snapshot.named, snapshot.default, named, default)
             expected = sum(len(ts) for ts in named.values()) + len(default)
+            dropped = sorted(set(snapshot.named) - set(named))
 
             def apply(store: ox.Store) -> None:
                 for quad in removals:
                     store.remove(quad)
+                for graph in dropped:
+                    store.remove_graph(ox.NamedNode(graph))
                 store.extend(additions)
                 if len(store) != expected:
                     raise KgError(f"the new store version holds {len(store)} quads, expected {expected}")
@@ -386,8 +269,14 @@ class Writer:
             metadata.update(base=names.base, triples={g: len(ts) for g, ts in sorted(named.items())},
                             written_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                             writes=int(metadata.get("writes", 0)) + 1, edits_sha256=edits.digest())
-            target = derive_version(self.config.store, snapshot.path, apply, metadata,
-                                    {VIOLATIONS_FILE: json.dumps(keys, indent=0)}).resolve()
+            try:
+                target = derive_version(self.config.store, snapshot.path, apply, metadata,
+                                        {VIOLATIONS_FILE: json.dumps(keys, indent=0)}).resolve()
+            except BaseException:
+                restore_edits(path, previous)
+                clear_pending(path)
+                raise
+            clear_pending(path)
             with self._guard:
                 self._before = {str(target): frozenset(keys)}
                 self._snapshot = Snapshot(target, metadata, named, default)
@@ -438,7 +327,7 @@ class Writer:
             except (OSError, ValueError):
                 keys = None
         if keys is None:
-            data = _rdflib(_union(asserted))
+            data = rdflib_graph(union(asserted))
             report = validate_graph(data, self._shapes_graph(), ontology)
             keys = frozenset(violation_key(v) for v in report.violations)
         with self._guard:
@@ -452,8 +341,9 @@ def inferred_matches(store_dir: Path, reasoner: str = "rules") -> tuple[set[Any]
     snapshot = Snapshot.read(store_dir)
     names = GraphNames(Minter(str(snapshot.metadata.get("base") or Config().base)).base)
     asserted = set().union(*(ts for g, ts in snapshot.named.items() if not names.managed(g)))
-    ontology = _rdflib(snapshot.named.get(names.ontology, set()))
-    expected = {ox.Triple(to_ox(s), to_ox(p), to_ox(o)) for s, p, o in infer(_rdflib(asserted), ontology, reasoner)}
+    ontology = rdflib_graph(snapshot.named.get(names.ontology, set()))
+    inferred = infer(rdflib_graph(asserted), ontology, reasoner)
+    expected = {ox.Triple(to_ox(s), to_ox(p), to_ox(o)) for s, p, o in inferred}
     stored = snapshot.named.get(names.inferred, set())
     return expected - stored, stored - expected
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import json
 import os
 import time
 from collections.abc import Iterator
@@ -35,7 +36,7 @@ from .errors import KgError, Location, SourceError
 from .iris import Minter
 from .mapping import MappedGraphs
 from .namespaces import bind_prefixes
-from .store import from_ox
+from .store import Store, from_ox
 
 EDITS_DIR = "edits"
 EDITS_FILE = "edits.nq"
@@ -168,16 +169,21 @@ def edits_file(data_dir: Path) -> Path:
 
 
 def read_edits(path: Path, names: GraphNames) -> EditSet:
-    """The edit set in a file (empty when there is none).
+    """The edit set in a file (empty when there is none)."""
+    if not path.exists():
+        return EditSet(names)
+    return parse_edits(path.read_text(encoding="utf-8"), names, path)
+
+
+def parse_edits(text: str, names: GraphNames, path: Path) -> EditSet:
+    """The edit set in the text of an edits file.
 
     Raises:
-        SourceError: the file is not N-Quads, or holds quads in the default, inferred or ontology graph.
+        SourceError: the text is not N-Quads, or holds quads in the default, inferred or ontology graph.
     """
     edits = EditSet(names)
-    if not path.exists():
-        return edits
     try:
-        quads = list(ox.parse(path=str(path), format=ox.RdfFormat.N_QUADS))
+        quads = list(ox.parse(text.encode("utf-8"), format=ox.RdfFormat.N_QUADS))
     except SyntaxError as error:
         raise SourceError(Location(path), f"not valid N-Quads: {error}") from None
     for number, quad in enumerate(quads, 1):
@@ -192,13 +198,12 @@ def read_edits(path: Path, names: GraphNames) -> EditSet:
     return edits
 
 
-def write_edits(path: Path, edits: EditSet) -> None:
-    """Replace the edits file atomically (write, flush to disk, rename); remove it when the set is empty."""
+def _atomic_write(path: Path, data: bytes) -> None:
+    """Replace a file in one rename after flushing its new content (and then its folder) to disk."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = edits.text()
     partial = path.parent / f".{path.name}.{os.getpid()}.tmp"
-    with partial.open("w", encoding="utf-8") as out:
-        out.write(text)
+    with partial.open("wb") as out:
+        out.write(data)
         out.flush()
         os.fsync(out.fileno())
     os.replace(partial, path)
@@ -209,17 +214,91 @@ def write_edits(path: Path, edits: EditSet) -> None:
         os.close(fd)
 
 
+def write_edits(path: Path, edits: EditSet) -> None:
+    """Replace the edits file atomically (an empty file when no edit is left)."""
+    _atomic_write(path, edits.text().encode("utf-8"))
+
+
+def restore_edits(path: Path, previous: bytes | None) -> None:
+    """Put back the edits file as it was before a write that did not commit (None: there was none)."""
+    if previous is None:
+        path.unlink(missing_ok=True)
+    else:
+        _atomic_write(path, previous)
+
+
+# --- a write between persisting its edits and switching the store -----------------------------------------
+#
+# A write records its edits before it switches the store link, so that no committed write can be missing
+# from edits.nq. Until the switch, ``edits.nq.pending`` holds the digest the new version will record and the
+# file's previous content. A crash in between leaves the marker; the next write (or build) looks at the
+# current version: if it records that digest the write committed, otherwise the previous content is the truth.
+
+def pending_path(path: Path) -> Path:
+    """The marker of a write in progress, beside the edits file."""
+    return path.parent / f"{path.name}.pending"
+
+
+def mark_pending(path: Path, digest: str, previous: bytes | None) -> None:
+    """Record, before the edits file changes, what it held and what the committed version will record."""
+    marker = {"digest": digest, "previous": previous.decode("utf-8") if previous is not None else None}
+    _atomic_write(pending_path(path), json.dumps(marker).encode("utf-8"))
+
+
+def clear_pending(path: Path) -> None:
+    """The write committed (or was undone): forget the marker."""
+    pending_path(path).unlink(missing_ok=True)
+
+
+def interrupted_write(path: Path, committed_digest: str | None) -> bytes | None | bool:
+    """After a crash between persisting edits and the store switch: the edits file content to go back to
+    (bytes, or None for no file). False when there is nothing to undo (no marker, or the write committed)."""
+    marker_file = pending_path(path)
+    if not marker_file.exists():
+        return False
+    try:
+        marker = json.loads(marker_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    if marker.get("digest") == committed_digest:
+        return False
+    previous = marker.get("previous")
+    return previous.encode("utf-8") if previous is not None else None
+
+
+def recover_edits(path: Path, committed_digest: str | None) -> None:
+    """Undo the edits of a write that was interrupted before its store switch (hold the write lock)."""
+    undo = interrupted_write(path, committed_digest)
+    if undo is not False:
+        restore_edits(path, undo)  # type: ignore[arg-type]
+    clear_pending(path)
+
+
+def current_edits_text(config: Config) -> str | None:
+    """The edits that hold for the current store: edits.nq, unless a write was interrupted before its switch."""
+    path = edits_file(config.data)
+    committed: str | None = None
+    try:
+        committed = Store.open(config.store).metadata.get("edits_sha256")
+    except KgError:
+        committed = None
+    undo = interrupted_write(path, committed)
+    if undo is not False:
+        return undo.decode("utf-8") if isinstance(undo, bytes) else None
+    return path.read_text(encoding="utf-8") if path.exists() else None
+
+
 def replay_edits(config: Config, mapped: MappedGraphs) -> MappedGraphs:
     """The mapped YAML graphs with the persisted HTTP edits applied (the `kg build` hook).
 
     Retractions remove triples from the YAML-derived graphs, additions add triples (creating graphs such as
     ``<base>/graph/edits``). Graphs left empty are dropped. Without an edits file, ``mapped`` is returned as is.
     """
-    path = edits_file(config.data)
-    if not path.exists():
+    text = current_edits_text(config)
+    if text is None:
         return mapped
     names = GraphNames(Minter(config.base).base)
-    edits = read_edits(path, names)
+    edits = parse_edits(text, names, edits_file(config.data))
     graphs = dict(mapped.graphs)
     sources = dict(mapped.sources)
     for graph in sorted({g for g, _ in edits.retracted} | {g for g, _ in edits.added}):
@@ -241,5 +320,6 @@ def _rdflib(triple: Triple) -> tuple:  # type: ignore[type-arg]
     return from_ox(triple.subject), from_ox(triple.predicate), from_ox(triple.object)
 
 
-__all__ = ["EditSet", "GraphNames", "WriteBusy", "edits_file", "lock_path", "read_edits", "replay_edits",
+__all__ = ["EditSet", "GraphNames", "WriteBusy", "clear_pending", "current_edits_text", "edits_file", "lock_path",
+           "mark_pending", "parse_edits", "read_edits", "recover_edits", "replay_edits", "restore_edits",
            "write_edits", "write_lock"]

@@ -40,7 +40,7 @@ def import_file(path: Path, name: str | None = None, data: Path = Path("data")) 
         draft = parse_bibtex(text, ref, name, path)
     else:
         from .html import html_lines
-        from .sections import text_lines
+        from .markup import text_lines
         from .text import parse_lines
 
         lines = html_lines(text) if kind == HTML else text_lines(text)

@@ -19,16 +19,39 @@ _EMOJI = r"[\U0001F300-\U0001FAFF\u2600-\u27BF\u2B50\u2B06\u2197]\uFE0F?"
 BRACKETED = re.compile(rf"\[\s*({_LINK})\s*\]", re.I)
 EMOJI_LINK = re.compile(rf"{_EMOJI}\s*({_LINK})\b", re.I)
 _SEP = re.compile(r"\s*(?:[|·•/,]|\s{2,})\s*")
-AWARD = re.compile(r"(?:🏆\s*)?\b((?:(?:[A-Z]{2,}|ACM|IEEE|USENIX)\s+)?(?:Best|Distinguished|Outstanding)\s+"
+AWARD = re.compile(r"(?:🏆\s*)?(?:[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]+\s*)?"  # a CJK name of the award
+                   r"\b((?:(?:[A-Z]{2,}|ACM|IEEE|USENIX)\s+)?(?:Best|Distinguished|Outstanding)\s+"
                    r"(?:[\w-]+\s+){0,3}?(?:Award|Paper|Prize|Mention|Artifact)(?:\s+(?:Award|Prize|Honou?rable\s+"
                    r"Mention|Runner[- ]up|Finalist|Nominee|Candidate))?|Honou?rable\s+Mention)")
 NOTE = re.compile(r"^(?:(?:Long|Short|Full|Contributed)\s+)?(?:Oral|Spotlight|Poster|Highlight)(?:\s+presentation)?"
                   r"(?:\s*\([^)]*\))?$|^Oral presentation$|^Invited (?:paper|talk)$|^Acceptance rate[^)]*$", re.I)
-_VENUE_FIRST = re.compile(r"^[\[(]\s*([A-Za-z][\w&/ .-]{1,30}?\s*(?:['’]\s?\d{2}|\d{4}))\s*[\])]\s*(?=\S)")
+_VENUE_FIRST = re.compile(r"^[\[(]\s*([A-Za-z][\w&/ .-]{1,30}?\s*(?:['’]\s?\d{2}|\d{4}))\s*[\])][\s|·]*(?=\S)")
 _QUOTED = re.compile(r"[“\"](.+?)[,.]?[”\"]")
 _APA = re.compile(r"^(?P<authors>.+?)\s*\((?P<year>(?:19|20)\d\d)[a-z]?\)\.?\s*(?P<rest>.+)$")
-_NO_SPLIT = (r"(?:\b[A-Z]|\bal|\bProc|\bConf|\bInt|\bIntl|\bVol|\bNo|\bpp|\bvs|\bet|\bSymp|\bTrans|\bJ|\bSt|"
+_NO_SPLIT = (r"(?:\b[A-Z]|\bProc|\bConf|\bInt|\bIntl|\bVol|\bNo|\bpp|\bvs|\bet|\bSymp|\bTrans|\bJ|\bSt|"
              r"\bJr|\bDr|\bProf)")
+
+
+_DOI = re.compile(r"[,.;]?\s*\b(?:doi\s*:\s*|https?://(?:dx\.)?doi\.org/)(10\.\d{4,9}/[^\s,;]+?)\.?(?=\s|$)", re.I)
+_URL = re.compile(r"[,.;]?\s*\b(?:URL\s*:?\s*)?(https?://[^\s<>\"]+?)[.,;]?(?=\s|$)", re.I)
+_SURNAME_INITIALS = r"[A-Z][\w'’-]+(?:\s[A-Z][\w'’-]+)?\s[A-Z]{1,3}"
+_VANCOUVER = re.compile(rf"^(?P<authors>{_SURNAME_INITIALS}(?:,\s{_SURNAME_INITIALS})*(?:,?\s(?:and\s)?"
+                        rf"{_SURNAME_INITIALS})?(?:,?\set al)?)\.\s+(?P<rest>\S.+)$")
+_COLON = re.compile(r"^(?P<authors>[^:\"“]+?)\s*:\s+(?P<rest>.+)$")
+_LNCS = re.compile(r"^(?P<authors>.+?(?:\b[A-Z]\.|\bet al\.?))\s*:\s+(?P<rest>.+)$")
+
+
+def take_addresses(text: str) -> tuple[str, dict[str, str]]:
+    """A citation without its DOI and web addresses, and those as links ({'DOI': 'https://doi.org/...'})."""
+    found: dict[str, str] = {}
+    doi = _DOI.search(text)
+    if doi:
+        found["DOI"] = "https://doi.org/" + doi.group(1)
+        text = text[: doi.start()] + text[doi.end():]
+    for url in _URL.finditer(text):
+        found.setdefault("URL", url.group(1))
+    text = _URL.sub("", text)
+    return " ".join(text.split()).strip(), found
 
 
 @dataclass
@@ -44,6 +67,8 @@ class PubParts:
     links: list[str] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
     reviews: list[str] = field(default_factory=list)
+    urls: dict[str, str] = field(default_factory=dict)
+    label: str | None = None
 
 
 def take_links(text: str) -> tuple[str, list[str]]:
@@ -87,7 +112,7 @@ def venue_first(text: str, ref: Reference) -> tuple[str | None, str]:
     match = _VENUE_FIRST.match(text)
     if match is None:
         return None, text
-    return match.group(1).strip(), text[match.end():].strip()
+    return match.group(1).strip(), text[match.end():].strip(" |·")
 
 
 def is_venue(text: str, ref: Reference) -> bool:
@@ -126,11 +151,29 @@ def parse_citation(text: str, ref: Reference, keys: set[str]) -> PubParts | None
     """A one-line citation in any common order: authors, title and venue ('A, B. Title. NSDI 2024.')."""
     parts = PubParts()
     quoted = _QUOTED.search(text)
-    if quoted and split_authors(text[: quoted.start()].strip().rstrip(",")):
+    before = text[: quoted.start()].strip().rstrip(",") if quoted else ""
+    dated = re.search(r"[.,]?\s*\(?((?:19|20)\d\d)[a-z]?\)?\.?$", before)
+    if dated and split_authors(before[: dated.start()]):
+        parts.year, before = int(dated.group(1)), before[: dated.start()]
+    if quoted and split_authors(before):
         parts.title = quoted.group(1).strip().rstrip(",")
-        parts.authors = split_authors(text[: quoted.start()].strip().rstrip(","))
+        parts.authors = split_authors(before)
         venue = text[quoted.end():].strip(" ,")
         parts.venue = venue or None
+        return parts
+    vancouver = _VANCOUVER.match(text)
+    if vancouver and split_authors(vancouver.group("authors")):
+        rest = segments(vancouver.group("rest"))
+        parts.authors = split_authors(vancouver.group("authors"))
+        parts.title = rest[0].rstrip(".")
+        parts.venue = " ".join(rest[1:]) or None
+        return parts
+    lncs = _LNCS.match(text) or _COLON.match(text)
+    if lncs and is_author_line(lncs.group("authors"), keys):
+        rest = segments(lncs.group("rest"))
+        parts.authors = split_authors(lncs.group("authors"))
+        parts.title = rest[0].rstrip(".")
+        parts.venue = re.sub(r"^In:\s*", "", " ".join(rest[1:])) or None
         return parts
     apa = _APA.match(text)
     if apa and split_authors(apa.group("authors")):
@@ -148,6 +191,10 @@ def parse_citation(text: str, ref: Reference, keys: set[str]) -> PubParts | None
     for seg in segs:
         if parts.authors is None and is_author_line(seg, keys):
             kinds.append("authors")
+        elif kinds == ["authors"] and re.fullmatch(r"\(?((?:19|20)\d\d)[a-z]?\)?\.?", seg):
+            parts.year = int(seg.strip("().")[:4])
+            kinds.append("year")
+            continue
         elif is_venue(seg, ref) and parts.title is not None or re.fullmatch(r"(?:19|20)\d\d\.?", seg):
             kinds.append("venue")
         else:

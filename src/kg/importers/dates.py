@@ -22,6 +22,10 @@ SPAN = re.compile(rf"(?<![\w/.])(?P<since>since\s+)?{_point('a')}(?:{_DASH}(?:{_
                   rf"(?P<expected>\s*\(expected\))?(?![\w/])", re.I)
 _EXPECTED = re.compile(r"\bexpected\s*(?:in\s*)?$", re.I)
 DURATION = re.compile(r"\(\s*([^()]*?\d+\+?\s*(?:years?|yrs?|months?|mos?|summers?|weeks?)\b[^()]*?)\s*\)", re.I)
+_OPEN_DASH = re.compile(r"\s*(?:–|—|-|−)\s*(?:$|[|,·;:)]|\s{2,})")
+_BARE_DURATION = re.compile(r"(?:^|\s*[·•|,;–—]\s*|\s+)(\d+\+?\s*(?:years?|yrs?)(?:,?\s+\d+\s*(?:months?|mos?))?|"
+                            r"\d+\s*(?:months?|mos?))\.?\s*$", re.I)
+_DANGLING_MONTH = re.compile(rf"(?:^|\s){_MONTH}\s*(?:–|—|-|−|~|\bto\b)\s*$", re.I)
 YEAR = re.compile(r"(?<![\w:./-])((?:19|20)\d\d)(?![\w/])")
 
 
@@ -58,6 +62,8 @@ def find_span(text: str) -> Span | None:
         is_open = bool(match.group("open")) or bool(match.group("since"))
         if not _valid(start) or not _valid(end) or (end is not None and end < start):
             continue
+        if end is None and not is_open and _OPEN_DASH.match(text[match.end():]):
+            is_open = True  # '2019 –' with nothing after the dash: still going
         single = end is None and not is_open
         expected = bool(match.group("expected")) or bool(_EXPECTED.search(text[: match.start()]))
         return Span(start, end if end is not None else (start if single else None), is_open, single, expected,
@@ -68,12 +74,17 @@ def find_span(text: str) -> Span | None:
 def without(text: str, span: Span) -> str:
     """The text with a span (and an 'expected' before it) cut out."""
     head = _EXPECTED.sub("", text[: span.begin])
+    head = _DANGLING_MONTH.sub(" ", head)
     return (head + " " + text[span.finish:]).strip()
 
 
 def find_duration(text: str) -> tuple[str | None, str]:
-    """A written duration such as '(5+ years)', and the text without it."""
-    match = DURATION.search(text)
+    """A written duration such as '(5+ years)' or a résumé's '· 3 yrs 5 mos' at the end, and the text without it.
+
+    >>> find_duration("· 3 yrs 5 mos")
+    ('3 yrs 5 mos', '')
+    """
+    match = DURATION.search(text) or _BARE_DURATION.search(text)
     if match is None:
         return None, text
     return match.group(1), (text[: match.start()] + text[match.end():]).strip()

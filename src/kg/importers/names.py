@@ -81,6 +81,8 @@ def is_name(text: str, min_tokens: int = 2, max_tokens: int = 5) -> bool:
         return False
     if all(_INITIAL.match(t) for t in tokens):
         return False
+    if any(t.endswith(".") and not _INITIAL.match(t) and t.lower() not in ("st.", "jr.", "sr.") for t in tokens[:-1]):
+        return False  # 'Li Na. Elastic Pipelines': a sentence ends inside
     return all(_token_ok(t, i == 0) for i, t in enumerate(tokens))
 
 
@@ -166,6 +168,15 @@ def _pairs(parts: list[str]) -> list[str] | None:
     return out
 
 
+def _mla(parts: list[str]) -> bool:
+    """MLA order: the first author inverted, the others not ('Ellwood, Marcus, Ryo Sato, and Lidong Zhou')."""
+    if len(parts) < 3 or any(len(p.split()) != 1 or _INITIAL.match(split_marks(p)[0]) or script_lang(p)
+                             for p in parts[:2]):
+        return False
+    rest = [p for p in parts[2:] if not _elision(p)]
+    return bool(rest) and all(len(split_marks(p)[0].split()) >= 2 for p in rest)
+
+
 def split_authors(text: str) -> list[str] | None:
     """An author list as entries in order, or None when the text is not one.
 
@@ -175,6 +186,8 @@ def split_authors(text: str) -> list[str] | None:
     ['Tomáš Novák', 'Qizhen Weng']
     >>> split_authors("Lindqvist, S., Weber, M., & Zhou, L.")
     ['S. Lindqvist', 'M. Weber', 'L. Zhou']
+    >>> split_authors("Li, Yong, Marcus Ellwood, …, and Wei Lin.")
+    ['Yong Li', 'Marcus Ellwood', '...', 'Wei Lin']
     """
     text = " ".join(text.replace("\u00a0", " ").split()).strip().rstrip(":").rstrip()
     if not text or re.search(r"\d{2}|https?:|[:!?“”\"]", text):
@@ -191,8 +204,11 @@ def split_authors(text: str) -> list[str] | None:
         paired = _pairs(parts)
         if paired is not None:
             parts = paired
-        elif len(parts) == 2 and all(len(p.split()) == 1 and not _INITIAL.match(p) for p in parts):
+        elif len(parts) == 2 and all(len(p.split()) == 1 and not _INITIAL.match(p) and not script_lang(p)
+                                     for p in parts):
             parts = [_reorder(f"{parts[0]}, {parts[1]}")]
+        elif _mla(parts):
+            parts = [_reorder(f"{parts[0]}, {parts[1]}")] + parts[2:]
     parts = ["..." if _elision(p) else _clean(p) for p in parts]
     named = [p for p in parts if p != "..."]
     if not named or sum(1 for p in named if is_name(p)) < max(1, round(0.8 * len(named) + 0.01)):

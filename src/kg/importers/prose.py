@@ -23,10 +23,12 @@ _METRIC_KIND = {"publications": "publications", "papers": "publications", "citat
                 "cites": "citations"}
 DEGREE = re.compile(
     r"(?P<phd>\bPh\.?\s?D\b\.?|\bDoctor of Philosophy\b|\bdoctorate\b|\bD\.Phil\b\.?)"
-    r"|(?P<master>\bM\.S\.|\bM\.Sc\.|\bMSc\b|\bM\.Eng\.|\bMEng\b|\bM\.A\.|\bM\.?Phil\b\.?|\bMaster(?:'s|’s)?"
+    r"|(?P<master>\bM\.(?:[A-Z][a-z]{0,4}\.){2,3}|\bM\.S\.|\bM\.Sc\.|\bMSc\b|\bM\.Eng\.|\bMEng\b|\bM\.A\.|\bM\.?Phil\b\.?|\bMaster(?:'s|’s)?"
     r"(?: degree)?(?: of (?:Science|Engineering|Arts|Philosophy))?\b|\bMS\b)"
-    r"|(?P<bachelor>\bB\.S\.|\bB\.Sc\.|\bBSc\b|\bB\.E\.|\bB\.Eng\.|\bBEng\b|\bB\.A\.|\bB\.Tech\b\.?|\bBTech\b|"
-    r"\bBachelor(?:'s|’s)?(?: degree)?(?: of (?:Science|Engineering|Arts|Technology))?\b|\bBS\b|\bBE\b|\bBA\b)")
+    r"|(?P<bachelor>\bB\.(?:[A-Z][a-z]{0,4}\.){2,3}|\bB\.S\.|\bB\.Sc\.|\bBSc\b|\bB\.E\.|\bB\.Eng\.|\bBEng\b|\bB\.A\.|\bB\.Tech\b\.?|\bBTech\b|"
+    r"\bBachelor(?:'s|’s)?(?: degree)?(?: of (?:Science|Engineering|Arts|Technology))?\b|\bBS\b|\bBE\b|\bBA\b)"
+    r"|(?P<other>\bDipl[oô]me\b(?:\s+(?:d['’]\s?|de\s+)\w+)?|\bDiplom(?:-[\w]+)?\b|\bDipl\.-Ing\.|"
+    r"\bLaurea(?: Magistrale| Triennale)?\b|\bLicence\b|\bMagister\b|\bHabilitation\b|\bMBA\b)")
 SHORT_DEGREE = {"doctor of philosophy": "Ph.D.", "master of science": "M.S.", "master of engineering": "M.Eng.",
                 "master of arts": "M.A.", "master of philosophy": "MPhil", "bachelor of science": "B.S.",
                 "bachelor of engineering": "B.Eng.", "bachelor of arts": "B.A.", "bachelor of technology": "B.Tech."}
@@ -46,7 +48,7 @@ def level(degree: str) -> str:
     match = DEGREE.search(degree)
     if match is None:
         return "other"
-    return {"phd": "doctor", "master": "master", "bachelor": "bachelor"}[match.lastgroup or "phd"]
+    return {"phd": "doctor", "master": "master", "bachelor": "bachelor"}.get(match.lastgroup or "phd", "other")
 
 
 def short_degree(written: str) -> str:
@@ -80,14 +82,14 @@ def find_email(text: str) -> tuple[str | None, bool]:
     return (match.group(0).rstrip("."), True) if match else (None, False)
 
 
-def link_labels(text: str) -> list[str] | None:
-    """Profile link labels when a line is nothing but them ('Google Scholar · GitHub', '[CV] [GitHub]')."""
-    pieces = [p.strip(" []()") for p in re.split(r"\s*[|·•/,]\s*|\]\s*\[|\s{2,}", text) if p.strip(" []()")]
-    pieces = [p for p in pieces if not EMAIL.search(p) and not find_email(p)[0]]
-    labels = [PROFILE_LINKS.get(p.lower()) for p in pieces]
-    if not pieces or any(label is None for label in labels):
-        return None
-    return [label for label in labels if label]
+_SENTENCE_WORDS = re.compile(r"\b(?:I|I'm|I’m|my|me|we|our|he|she|his|her|they|their|is|am|are|was|were|has|have|"
+                             r"had|will|received|joined|completed|obtained|work|works|working)\b", re.I)
+
+
+def is_sentence(text: str) -> bool:
+    """Whether a line is running text rather than a title, affiliation or contact line."""
+    words = len(text.split())
+    return words > 24 or (words > 14 and (bool(_SENTENCE_WORDS.search(text)) or text.rstrip().endswith(".")))
 
 
 def prose_links(text: str) -> list[str]:

@@ -8,7 +8,11 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Line:
-    """One line of input text: 1-based source line, stripped text, indentation and HTML hints."""
+    """One line of input text: 1-based source line, stripped text, indentation and HTML hints.
+
+    `raw` is the text before a bilingual line lost its CJK side (empty when unchanged); `nav` marks a line of
+    a site's navigation menu.
+    """
 
     index: int
     no: int
@@ -16,6 +20,8 @@ class Line:
     indent: int = 0
     heading: bool = False
     links: tuple[tuple[str, str], ...] = ()
+    raw: str = ""
+    nav: bool = False
 
 
 @dataclass

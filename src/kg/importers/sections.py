@@ -30,6 +30,9 @@ KEYWORDS = {
             "patents", "grants", "funding", "activities", "skills", "references", "links", "blog", "personal",
             "fellowships", "selected awards", "teaching experience", "community service"],
 }
+_EMOJI = re.compile(r"^[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\s]+|[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\s]+$")
+_LIST_NOUN = re.compile(r"\b(?:papers|publications|preprints|articles|proceedings|journals|conferences|workshops|"
+                        r"manuscripts|chapters)\b", re.I)
 _LOOKUP = {phrase: kind for kind, phrases in KEYWORDS.items() for phrase in phrases}
 
 
@@ -47,7 +50,7 @@ class Section:
 def heading_text(line: Line) -> tuple[str, str]:
     """The heading's words (markdown marks, a trailing colon and a parenthesised legend removed) and the legend."""
     text = re.sub(r"^#+\s*", "", line.text).strip()
-    text = text.strip("=*_ ").rstrip(":").strip()
+    text = _EMOJI.sub("", text).strip("=*_ ").rstrip(":：").strip()
     legend = ""
     match = re.match(r"^(.*?)\s*\((.*)\)\s*$", text)
     if match:
@@ -63,6 +66,11 @@ def heading_kind(line: Line) -> str | None:
     kind = _LOOKUP.get(text.lower().replace("’", "'"))
     if kind:
         return kind
+    from .pubs import is_subheading
+
+    if is_subheading(text) and _LIST_NOUN.search(text) and (line.heading or line.text.startswith("#") or
+                                                             text.isupper() or len(text.split()) <= 4):
+        return PUBLICATIONS
     marked = line.heading or line.text.startswith("#")
     if marked and not re.search(r"\d", text) and len(text.split()) <= 5:
         return OTHER
@@ -89,6 +97,14 @@ def _plain_heading(line: Line, previous: Line | None, following: Line | None) ->
     return not (ROLE_WORDS.search(line.text) or ORG_WORDS.search(line.text) or DEGREE.search(line.text))
 
 
+def _pub_subheading(line: Line, kind: str) -> bool:
+    """'Conference Papers', 'Preprints & workshops' under Publications: a group of the list, not a new section."""
+    from .pubs import is_subheading
+
+    text, _ = heading_text(line)
+    return kind in (PUBLICATIONS, OTHER) and is_subheading(text)
+
+
 def split_sections(lines: list[Line], skip: set[int], name_index: int = -1) -> list[Section]:
     """The header (lines before the first heading) and each section in page order; skip holds consumed indexes.
 
@@ -105,23 +121,13 @@ def split_sections(lines: list[Line], skip: set[int], name_index: int = -1) -> l
         kind = None if line.index in skip or _metric_label(content, pos) else heading_kind(line)
         if kind == OTHER and len(sections) == 1 and line.index < name_index:
             kind = None
-        if kind is None and line.index not in skip and len(sections) > 1 and _plain_heading(
-                line, lines[i - 1] if i else None, lines[i + 1] if i + 1 < len(lines) else None):
+        listing = sections[-1].kind in (INTERESTS, PROJECTS) and not any(x.text for x in sections[-1].lines)
+        if kind is None and line.index not in skip and len(sections) > 1 and line.indent == 0 and not listing and \
+                _plain_heading(line, lines[i - 1] if i else None, lines[i + 1] if i + 1 < len(lines) else None):
             kind = OTHER
-        if kind is None:
+        if kind is None or (sections[-1].kind == PUBLICATIONS and _pub_subheading(line, kind)):
             sections[-1].lines.append(line)
             continue
         title, legend = heading_text(line)
         sections.append(Section(kind, title, line, legend=legend))
     return sections
-
-
-def text_lines(text: str) -> list[Line]:
-    """Plain text as lines with 1-based numbers and indentation."""
-    out = []
-    for i, raw in enumerate(text.splitlines()):
-        expanded = raw.replace("\t", "    ").replace("\u00a0", " ")
-        stripped = expanded.strip()
-        out.append(Line(i, i + 1, " ".join(stripped.split()) if "  " not in stripped else stripped,
-                        len(expanded) - len(expanded.lstrip())))
-    return out

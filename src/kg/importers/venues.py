@@ -12,9 +12,10 @@ from ..resolve import Lookup, normalize_name
 from ..sources import read_yaml
 from .dates import last_year
 
-ORG_WORDS = re.compile(r"\b(?:university|universit[äéy]|universidad|institute|institut|college|school|"
+ORG_WORDS = re.compile(r"\b(?:universi\w*|institute|institut|college|school|"
                        r"laborator(?:y|ies)|labs?|research|inc|corp(?:oration)?|ltd|llc|gmbh|company|group|team|cent(?:er|re)|academy|"
-                       r"department|dept|faculty|foundation|hospital|polytechnic|politecnico|technion)\b", re.I)
+                       r"department|dept|faculty|foundation|hospital|polytechnic|polytechnique|politecnico|technion|[ée]cole|"
+                       r"hochschule|universidade|universit[àa])\b", re.I)
 VENUE_WORDS = re.compile(r"\b(?:conference|symposium|workshop|journal|transactions|proceedings|proc\.|letters|"
                          r"magazine|review|annual meeting|colloquium|congress)\b", re.I)
 PREPRINT = re.compile(r"\b(?:preprint|under review|under submission|in submission|submitted|manuscript|"
@@ -47,6 +48,8 @@ class Reference:
     venue_types: dict[str, str] = field(default_factory=dict)
     org_phrases: list[tuple[str, str]] = field(default_factory=list)
     venue_phrases: list[tuple[str, str]] = field(default_factory=list)
+    venue_cores: list[tuple[str, str]] = field(default_factory=list)
+    venue_names: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def load(cls, data: Path) -> Reference:
@@ -68,6 +71,8 @@ class Reference:
             ref.venue_types[venue.id] = venue.type
             known = [n for n in (venue.name, venue.acronym, *venue.aliases) if n]
             ref.venue_phrases += [(normalize_name(n), venue.id) for n in known if len(normalize_name(n)) >= 3]
+            ref.venue_names[venue.id] = " ".join(known)
+            ref.venue_cores += [(core, venue.id) for core in {_core(n) for n in known} if len(core.split()) >= 3]
         ref.org_phrases.sort(key=lambda p: -len(p[0]))
         ref.venue_phrases.sort(key=lambda p: -len(p[0]))
         return ref
@@ -82,6 +87,23 @@ class Reference:
                 if found:
                     return found
         return None
+
+    def org_like(self, text: str) -> bool:
+        """Whether a text names a known organisation or reads as one."""
+        return bool(self.org(text)) or is_org_like(text)
+
+    def ancestors(self, ident: str) -> list[str]:
+        """The organisations an organisation belongs to, nearest first ('microsoft-research-asia' -> MSR, MS)."""
+        out: list[str] = []
+        parent = self.org_parents.get(ident)
+        while parent and parent not in out:
+            out.append(parent)
+            parent = self.org_parents.get(parent)
+        return out
+
+    def related(self, a: str, b: str) -> bool:
+        """Whether two organisation ids are the same or one belongs to the other."""
+        return a == b or a in self.ancestors(b) or b in self.ancestors(a)
 
     def orgs_in(self, text: str) -> list[str]:
         """Known organisations named anywhere in a text, longest names first, without overlaps, in text order."""
@@ -117,6 +139,14 @@ class Reference:
         return VenueMatch(ident, year, "preprint" if is_preprint else "published", label)
 
     def _venue_id(self, text: str) -> str | None:
+        """The venue a text names; a workshop held at a conference ('Workshop on X @ NeurIPS') is not the
+        conference."""
+        found = self._named(text)
+        if found and _WORKSHOP.search(text) and not _WORKSHOP.search(self.venue_names.get(found, "")):
+            return None
+        return found
+
+    def _named(self, text: str) -> str | None:
         for inner in re.findall(r"\(([^()]+)\)", text):
             found = self.venues.find(_strip_years(inner))
             if found:
@@ -128,7 +158,27 @@ class Reference:
         for phrase, ident in self.venue_phrases:
             if f" {phrase} " in padded:
                 return ident
+        core = f" {_core(text)} "
+        for phrase, ident in self.venue_cores:
+            if f" {phrase} " in core:
+                return ident
         return None
+
+
+_VOLUME = re.compile(r"[,:;]?\s*\b(?:vol|no|nr|pp?|art|issue)\.?\s*\d+(?:\s*[–-]\s*\d+)?|\b\d+\s*\(\d+\)"
+                     r"|[,:;.]?\s*\b\d+\s*[–-]\s*\d+\b|,?\s*\b(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.(?=\s|,|$)",
+                     re.I)
+_WORKSHOP = re.compile(r"\bworkshops?\b", re.I)
+_GENERIC = {"proceedings", "proc", "of", "the", "conference", "symposium", "international", "annual", "acm",
+            "ieee", "usenix", "on", "in", "sigops", "sigplan", "sigarch", "sigmod", "intl", "conf", "symp", "th",
+            "st", "nd", "rd"}
+
+
+def _core(name: str) -> str:
+    """A venue name without its generic words ('Proceedings of', 'Conference on', 'ACM', ordinals, years):
+    'Conference on Machine Learning and Systems' -> 'machine learning and systems'."""
+    words = normalize_name(_ORDINAL.sub(" ", _strip_years(name))).split()
+    return " ".join(w for w in words if w not in _GENERIC and not w.isdigit())
 
 
 def _strip_years(text: str) -> str:
@@ -143,7 +193,9 @@ def venue_label(text: str) -> str:
     text = _ARXIV_ID.sub("arXiv", text)
     text = _LEADING.sub("", text.strip())
     text = _ORDINAL.sub(" ", _strip_years(text))
+    text = _VOLUME.sub(" ", text)
     text = re.sub(r"\(\s*\)", " ", text)
+    text = re.sub(r"\(\s+|\s+\)", lambda m: m.group(0).strip(), text)
     text = re.sub(r"\s*,\s*(?=,|$)", "", " ".join(text.split()))
     return text.strip(" .,;:–-")
 

@@ -25,7 +25,9 @@ from werkzeug.http import parse_options_header
 
 from ..errors import BadQuery
 from ..formats import GRAPH_FORMATS, Format, negotiate
-from ..writes import WriteResult
+from ..iris import Minter
+from ..writes import WriteForbidden, WriteResult
+from ..writes_edits import GraphNames
 from .cors import add_cors_headers
 from .errors import NotFound, PayloadTooLarge, UnsupportedMediaType
 from .protocol import _body, parse_params
@@ -137,6 +139,11 @@ def write_direct(path: str) -> Response:
 
 def write(iri: str | None) -> Response:
     """Apply one Graph Store write to a graph (None: the default graph)."""
+    if iri is not None:
+        names = GraphNames(Minter(str(get_store().metadata.get("base") or get_config().base)).base)
+        if names.managed(iri):
+            raise WriteForbidden(f"graph <{iri}> is derived and cannot be written: it is rebuilt after every "
+                                 "write; write the asserted graphs instead")
     if request.method == "DELETE":
         return perform(lambda w: w.delete(iri), 204, no_content)
     triples = read_body(iri or request.base_url)
@@ -216,7 +223,8 @@ def _multipart(body: bytes, boundary: str, base_iri: str) -> list[ox.Triple]:
     """The triples of every part of a multipart/form-data body (each part an RDF document)."""
     if not boundary:
         raise BadQuery(f"{MULTIPART} needs a boundary parameter")
-    parser = MultiPartParser(max_form_memory_size=len(body) + 1, max_form_parts=MAX_PARTS)
+    parser = MultiPartParser(stream_factory=lambda *args, **kwargs: io.BytesIO(),
+                             max_form_memory_size=len(body) + 1, max_form_parts=MAX_PARTS)
     try:
         fields, files = parser.parse(io.BytesIO(body), boundary.encode("ascii", "replace"), len(body))
     except ValueError as error:
@@ -234,5 +242,7 @@ def _multipart(body: bytes, boundary: str, base_iri: str) -> list[ox.Triple]:
                 raise UnsupportedMediaType(f"part {name!r} has no RDF Content-Type; use {supported()}")
         else:
             fmt = _format(media_type, options)
-        triples.extend(parse_document(part.read(), fmt, base_iri, f"part {name!r}"))
+        data = part.read()
+        part.close()
+        triples.extend(parse_document(data, fmt, base_iri, f"part {name!r}"))
     return triples

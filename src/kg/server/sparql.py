@@ -11,13 +11,13 @@ from __future__ import annotations
 from flask import Blueprint, Response, request, url_for
 
 from ..errors import BadQuery, KgError
-from ..store import Store
 from ..formats import GRAPH_FORMATS, Format, negotiate
+from ..store import Store
 from .cors import add_cors_headers
 from .description import SD_PREFIXES, ox_triples, query_page, service_description
+from .executor import QueryJob
 from .guard import check_query
 from .protocol import Operation, read_operation
-from .executor import QueryJob
 from .queries import render_results_html
 from .results import GRAPH, formats_for, query_form, run_query, serialize_rdf
 from .state import get_config, get_store, handle

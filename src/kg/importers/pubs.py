@@ -40,9 +40,8 @@ _PUB_MODIFIERS = {"selected", "recent", "other", "refereed", "peer-reviewed", "p
 def is_subheading(text: str) -> bool:
     """A heading that groups a publication list: 'Conference Papers (refereed)', 'Preprints & workshops'.
 
-    >>> is_subheading("Refereed Conference Papers"), is_subheading("Workshop Papers and Preprints"), \
-    ...     is_subheading("Invited Talks")
-    (True, True, False)
+    >>> [is_subheading(t) for t in ("Refereed Conference Papers", "Workshop Papers and Preprints", "Invited Talks")]
+    [True, True, False]
     """
     text = re.sub(r"^#+\s*", "", text).strip().strip("*_ ").rstrip(":：").strip()
     text = re.sub(r"\s*[(（][^()（）]*[)）]$", "", text)

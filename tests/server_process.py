@@ -25,6 +25,14 @@ def free_port() -> int:
 def kg_serve(data: Path, store: Path, *extra: str, timeout: float = 90.0,
              env: dict[str, str] | None = None) -> Iterator[str]:
     """Run `kg serve` until the block ends; yields the base URL."""
+    with kg_serve_process(data, store, *extra, timeout=timeout, env=env) as (url, _):
+        yield url
+
+
+@contextmanager
+def kg_serve_process(data: Path, store: Path, *extra: str, timeout: float = 90.0,
+                     env: dict[str, str] | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Run `kg serve` until the block ends; yields the base URL and the process (its own process group)."""
     port = free_port()
     log = store.parent / f"serve-{port}.log"
     with log.open("wb") as out:
@@ -47,9 +55,12 @@ def kg_serve(data: Path, store: Path, *extra: str, timeout: float = 90.0,
             if time.monotonic() > deadline:
                 raise RuntimeError(f"kg serve did not answer within {timeout}s:\n{log.read_text()}")
             time.sleep(0.2)
-        yield url
+        yield url, process
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            os.killpg(process.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            return
         try:
             process.wait(timeout=15)
         except subprocess.TimeoutExpired:

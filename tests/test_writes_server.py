@@ -9,7 +9,6 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -28,7 +27,7 @@ from kg.writes import inferred_matches
 from kg.writes_edits import current_edits_text, edits_file
 
 from .conftest import REPO_DATA
-from .server_process import free_port
+from .server_process import kg_serve_process
 
 TOKEN = "server-token"
 SUBJECT = "http://e/batch"
@@ -47,40 +46,9 @@ def site(tmp_path: Path) -> Config:
 @contextmanager
 def serve(config: Config, timeout: float = 90.0) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """`kg serve` with writes enabled; yields its URL and process (the leader of its own process group)."""
-    port = free_port()
-    log = config.store.parent / f"serve-{port}.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "kg", "serve", "--data", str(config.data), "--store", str(config.store),
-             "--host", "127.0.0.1", "--port", str(port), "--workers", "2"],
-            stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-            env={**os.environ, "KG_WRITE_TOKEN": TOKEN})
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + timeout
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"kg serve exited with {process.returncode}:\n{log.read_text()}")
-            try:
-                with urllib.request.urlopen(f"{url}/health", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"kg serve did not answer within {timeout}s:\n{log.read_text()}")
-            time.sleep(0.2)
-        yield url, process
-    finally:
-        try:
-            os.killpg(process.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+    with kg_serve_process(config.data, config.store, "--workers", "2", timeout=timeout,
+                          env={"KG_WRITE_TOKEN": TOKEN}) as served:
+        yield served
 
 
 def write(url: str, text: str, timeout: float = 60) -> int:

@@ -333,6 +333,8 @@ def run_wrk(url: str, query: str, clients: int, duration: float, timeout: float)
         socket_errors = sum(int(x) for x in m.groups())
     percentiles = {p: parse_duration_ms(v) for p, v in re.findall(r"^\s+(\d+)%\s+(\S+)\s*$", out, re.M)}
     ok = max(0, requests - non2xx)
+    if ok == 0:
+        percentiles = {}
     return {"requests": requests, "ok": ok, "non2xx": non2xx, "socket_errors": socket_errors,
             "seconds": seconds, "rps": ok / seconds if seconds else 0.0,
             "p50_ms": percentiles.get("50"), "p99_ms": percentiles.get("99")}
@@ -450,9 +452,10 @@ def verify(servers: list[Server], queries: list[Query], cap: float, reference: s
 def measure(server: Server, query: Query, clients: int, duration: float, cap: float, single: float) -> dict[str, Any]:
     """One measured run of one query on one server; capped when one request takes > duration/3."""
     MEMORY.mark(server.name)
-    if single > duration / 3:
+    if single > duration / 3 or (clients > 1 and single * clients > duration):
         if clients > 1:
-            result = {"skipped": f"one request takes {single:.1f} s; only measured at 1 client", "capped": True,
+            result = {"skipped": f"one request takes {single:.1f} s: {clients} queued requests would not finish "
+                                 f"within {duration:g} s", "capped": True,
                       "rps": None, "p50_ms": None, "p99_ms": None}
         else:
             result = run_capped(server.url, query.text, duration, cap)
@@ -503,6 +506,7 @@ def summarise(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
                         "p99_ms": median_of(group, "p99_ms"),
                         "peak_rss_mb": max(g.get("peak_rss_mb", 0) for g in group),
                         "capped": any(g.get("capped") for g in group),
+                        "min_ok": min((g.get("ok") or 0) for g in group),
                         "errors": sum((g.get("non2xx") or 0) + (g.get("socket_errors") or 0) for g in group),
                         "skipped": next((g["skipped"] for g in group if g.get("skipped")), None)})
     return summary
@@ -603,13 +607,16 @@ def markdown(result: dict[str, Any]) -> str:
                 cells.append("not run")
             else:
                 mark = " (capped)" if s["capped"] else ""
+                mark += " (few)" if not s["capped"] and s.get("min_ok", 99) < 10 else ""
                 mark += f" ({s['errors']} err)" if s["errors"] else ""
                 cells.append(fmt(s["rps"]) + mark)
         r = ratio.get(key, {})
         rcells = [(f"{r[f'{a}/{b}']:g}" + ("*" if r.get(f"{a}/{b}_capped") else "")) if f"{a}/{b}" in r else "–"
                   for a, b in RATIOS]
         lines.append(f"| {key[0]} | {key[1]} | " + " | ".join(cells) + " | " + " | ".join(rcells) + " |")
-    lines += ["", "`*`: the other server's figure is capped (a few sequential requests, see below).", "",
+    lines += ["", "`*`: the other server's figure is capped (a few sequential requests, see below). "
+              "(few): a run completed fewer than 10 requests, so the figure is coarse. "
+              "not run: one request x clients exceeds the run time.", "",
               "## Latency p50 / p99 (ms)", "",
               "| query | clients | " + " | ".join(servers) + " |", "|---|---:|" + "---:|" * len(servers)]
     for key in keys:
@@ -670,7 +677,20 @@ def main() -> None:
     parser.add_argument("--designs", default="", help="kg serving designs to compare, e.g. w2t4q2,w2t4q4,w1t8q2")
     parser.add_argument("--design-duration", type=float, default=5, help="seconds per design cell (default 5)")
     parser.add_argument("--design-clients", default="1,8", help="client counts for the designs")
+    parser.add_argument("--report-only", action="store_true", help="rewrite http-N.md from an existing http-N.json")
     args = parser.parse_args()
+    if args.report_only:
+        stem = args.out / f"http-{args.triples}"
+        saved = json.loads(stem.with_suffix(".json").read_text())
+        for entry in saved["runs"]:  # runs that completed nothing have no latency
+            if not entry.get("ok"):
+                entry["p50_ms"] = entry["p99_ms"] = None
+        saved["summary"] = summarise(saved["runs"])
+        saved["ratios"] = ratios(saved["summary"])
+        stem.with_suffix(".json").write_text(json.dumps(saved, indent=1) + "\n")
+        stem.with_suffix(".md").write_text(markdown(saved))
+        print(stem.with_suffix(".md").read_text())
+        return
 
     if not shutil.which("wrk"):
         raise SystemExit("wrk is missing: apt-get install -y wrk")

@@ -8,6 +8,8 @@ content-negotiated (Accept, or format= which wins) and carry ``Vary: Accept``.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from flask import Blueprint, Response, request, url_for
 
 from ..errors import BadQuery, KgError
@@ -60,6 +62,13 @@ def endpoint() -> Response:
     return answer_query(operation)
 
 
+@lru_cache(maxsize=4096)
+def checked_form(text: str, base_iri: str) -> str:
+    """Refuse what the guard refuses, parse against an empty store, and return the query form (cached by text)."""
+    check_query(text)
+    return query_form(run_query(EMPTY, text, base_iri=base_iri))
+
+
 def prefers_html() -> bool:
     """Whether the client (a browser) prefers an HTML page over SPARQL results."""
     return request.accept_mimetypes.best_match(["application/sparql-results+json", "text/html"]) == "text/html"
@@ -72,8 +81,7 @@ def answer_query(operation: Operation) -> Response:
     """
     config = get_config()
     try:
-        check_query(operation.text)
-        form = query_form(run_query(EMPTY, operation.text, base_iri=endpoint_url()))
+        form = checked_form(operation.text, endpoint_url())
     except BadQuery as error:
         if operation.format is None and prefers_html():
             page = negotiated(render_results_html(operation.text, error=str(error)), Format.HTML)

@@ -16,7 +16,7 @@ from .config import Config
 from .errors import KgError, StoreMissing, ValidationFailed
 from .exports import EXPORT_FORMATS, Selection, export, export_to_file
 from .importers.command import import_command
-from .store import Store
+from .store import open_store
 
 F = TypeVar("F", bound=Callable[..., Any])
 SUMMARY_GRAPHS = 12
@@ -25,6 +25,10 @@ DATA_OPTION = click.option("--data", type=click.Path(path_type=Path), default=No
                            help="Data directory [default: data, or $KG_DATA].")
 STORE_OPTION = click.option("--store", type=click.Path(path_type=Path), default=None,
                             help="Store location [default: .kg/store, or $KG_STORE].")
+STORE_URL_OPTION = click.option("--store-url", default=None,
+                                help="SPARQL query URL of a remote store to use instead of the embedded one "
+                                     "[default: $KG_STORE_URL]; see KG_STORE_UPDATE_URL, KG_STORE_GSP_URL, "
+                                     "KG_STORE_USER, KG_STORE_PASSWORD, KG_STORE_AUTH.")
 
 
 def reports_errors(command: F) -> F:
@@ -51,7 +55,7 @@ def main() -> None:
     """Researcher profiles as a validated, reasoned knowledge graph with a SPARQL endpoint.
 
     Exit codes: 0 success, 1 unexpected error, 2 bad source data, 3 SHACL violations,
-    4 build failure, 5 no store built yet, 6 bad query.
+    4 build failure, 5 no store built yet, 6 bad query, 7 remote store error.
     """
 
 
@@ -62,7 +66,7 @@ def _build(config: Config, reasoner: str = "rules", timings: bool = False) -> No
         click.echo(message if timings else f"  {message}", err=not timings)
 
     result = build(config, progress=progress, reasoner=reasoner)
-    click.echo(f"built {result.store_path} ({sum(result.triples.values())} triples)")
+    click.echo(f"built {result.location} ({sum(result.triples.values())} triples)")
     graphs = list(result.triples.items())
     shown = graphs if len(graphs) <= SUMMARY_GRAPHS else graphs[:SUMMARY_GRAPHS - 1]
     for graph, count in shown:
@@ -76,17 +80,20 @@ def _build(config: Config, reasoner: str = "rules", timings: bool = False) -> No
 @main.command()
 @DATA_OPTION
 @STORE_OPTION
+@STORE_URL_OPTION
 @click.option("--base", default=None, help="Base IRI for minted IRIs [default: $KG_BASE or https://kg.example.org].")
 @click.option("--reasoner", type=click.Choice(["rules", "owlrl"]), default="rules", show_default=True,
               help="OWL 2 RL engine: the project's rule engine, or owlrl (the reference, much slower).")
 @click.option("--timings", is_flag=True, help="Print one line per stage (seconds, peak memory) on stdout.")
 @reports_errors
-def build(data: Path | None, store: Path | None, base: str | None, reasoner: str, timings: bool) -> None:
+def build(data: Path | None, store: Path | None, store_url: str | None, base: str | None, reasoner: str,
+          timings: bool) -> None:
     """Map, resolve, validate, reason and store the data; swap the new store in atomically.
 
-    Example: kg build --data data --store .kg/store --timings
+    With --store-url the graphs go to a remote SPARQL store (uploaded under staging names, then switched
+    in one update). Example: kg build --data data --store .kg/store --timings
     """
-    _build(Config.from_env(data=data, store=store, base=base), reasoner, timings)
+    _build(Config.from_env(data=data, store=store, store_url=store_url, base=base), reasoner, timings)
 
 
 @main.command()
@@ -128,11 +135,12 @@ def _read_query(text: str) -> str:
 
 @main.command()
 @STORE_OPTION
+@STORE_URL_OPTION
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True,
               help="Result format for SELECT and ASK; CONSTRUCT and DESCRIBE print Turtle.")
 @click.argument("query")
 @reports_errors
-def query(store: Path | None, fmt: str, query: str) -> None:
+def query(store: Path | None, store_url: str | None, fmt: str, query: str) -> None:
     """Run a SPARQL query (text, or @file.rq) against the store.
 
     Example: kg query 'SELECT ?n WHERE { ?p a <http://schema.org/Person> ; <http://schema.org/name> ?n }'
@@ -142,12 +150,13 @@ def query(store: Path | None, fmt: str, query: str) -> None:
     from .errors import BadQuery
     from .namespaces import PREFIXES
 
-    opened = Store.open(Config.from_env(store=store).store)
+    config = Config.from_env(store=store, store_url=store_url)
+    opened = open_store(config)
     try:
-        results = opened.query(_read_query(query))
+        results = opened.query(_read_query(query), base_iri=config.base, prefixes=PREFIXES)
     except SyntaxError as exc:
         raise BadQuery(f"malformed query: {exc}") from None
-    if isinstance(results, ox.QueryTriples):
+    if not isinstance(results, (ox.QuerySolutions, ox.QueryBoolean)):
         click.echo(ox.serialize(list(results), format=ox.RdfFormat.TURTLE, prefixes=PREFIXES).decode(), nl=False)
     elif isinstance(results, ox.QueryBoolean):
         click.echo(json.dumps({"boolean": bool(results)}) if fmt == "json" else str(bool(results)).lower())
@@ -166,17 +175,19 @@ def _cell(term: Any) -> str:
 
 @main.command(name="export")
 @STORE_OPTION
+@STORE_URL_OPTION
 @click.option("--format", "fmt", type=click.Choice(list(EXPORT_FORMATS)), required=True, help="Output format.")
 @click.option("--graph", "selection", type=click.Choice([s.value for s in Selection]), default="all",
               show_default=True, help="Which graphs: all, asserted (not inferred) or inferred.")
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None, help="Output file [default: stdout].")
 @reports_errors
-def export_command(store: Path | None, fmt: str, selection: str, output: Path | None) -> None:
+def export_command(store: Path | None, store_url: str | None, fmt: str, selection: str,
+                   output: Path | None) -> None:
     """Export the graph deterministically (same data, byte-identical output).
 
     Example: kg export --format nq -o kg.nq
     """
-    opened = Store.open(Config.from_env(store=store).store)
+    opened = open_store(Config.from_env(store=store, store_url=store_url))
     if output is None:
         sys.stdout.buffer.write(export(opened, fmt, Selection(selection)))
     else:
@@ -187,25 +198,27 @@ def export_command(store: Path | None, fmt: str, selection: str, output: Path | 
 @main.command()
 @DATA_OPTION
 @STORE_OPTION
+@STORE_URL_OPTION
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Interface to listen on (127.0.0.1: this machine only; 0.0.0.0 exposes it).")
 @click.option("--port", default=5000, show_default=True, type=int, help="Port to listen on.")
 @click.option("--workers", default=2, show_default=True, type=int, help="gunicorn worker processes.")
 @click.option("--threads", default=4, show_default=True, type=int, help="Threads per worker.")
 @reports_errors
-def serve(data: Path | None, store: Path | None, host: str, port: int, workers: int, threads: int) -> None:
+def serve(data: Path | None, store: Path | None, store_url: str | None, host: str, port: int, workers: int,
+          threads: int) -> None:
     """Serve the store with gunicorn (builds it first if there is none).
 
     Example: kg serve --port 8080
     """
-    config = Config.from_env(data=data, store=store)
+    config = Config.from_env(data=data, store=store, store_url=store_url)
     try:
-        Store.open(config.store)
+        open_store(config)
     except StoreMissing:
-        click.echo(f"no store at {config.store}; building it from {config.data}", err=True)
+        click.echo(f"no store at {config.store_url or config.store}; building it from {config.data}", err=True)
         _build(config)
     env = dict(os.environ, KG_STORE=str(config.store.absolute()), KG_DATA=str(config.data.absolute()),
-               KG_BASE=config.base)
+               KG_BASE=config.base, KG_STORE_URL=config.store_url)
     click.echo(f"serving http://{host}:{port}/sparql (Ctrl-C to stop)", err=True)
     args = [sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}", "--workers", str(workers),
             "--threads", str(threads), "--worker-class", "gthread", "--access-logfile", "-",

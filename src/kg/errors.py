@@ -89,3 +89,16 @@ class BadQuery(KgError):
 
     status = 400
     exit_code = 6
+
+
+class RemoteStoreError(KgError):
+    """The remote SPARQL store refused a request or could not be reached."""
+
+    status = 502
+    exit_code = 7
+
+
+class QueryTimeout(KgError):
+    """A query ran longer than query_timeout."""
+
+    status = 503

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pyoxigraph as ox
 from rdflib import Graph, URIRef
 
 from .config import Config
@@ -19,7 +20,7 @@ from .model import Corpus, parse_corpus
 from .reasoning import infer
 from .resolve import resolve
 from .sources import DataFiles, load_turtle_dir, read_data_dir
-from .store import write_store
+from .store import to_ox, write_store
 from .validation import ValidationReport, validate_graphs
 from .validation_shards import validate_sharded
 from .writes_edits import replay_edits, write_lock
@@ -57,7 +58,7 @@ def validate_data(config: Config) -> ValidationReport:
 class BuildResult:
     """What a build produced."""
 
-    store_path: Path
+    location: str
     triples: dict[str, int]
     report: ValidationReport
     seconds: dict[str, float] = field(default_factory=dict)
@@ -107,6 +108,24 @@ def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildRes
     metadata = {"built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "base": config.base,
                 "triples": triples, "profiles": len(corpus.profiles),
                 "sources": {str(k): v for k, v in sorted(mapped.sources.items())}}
-    path = write_store(config.store, graphs, metadata)
+    if config.store_url:
+        location = push_graphs(config, graphs, metadata)
+    else:
+        location = str(write_store(config.store, graphs, metadata))
     stage("store")
-    return BuildResult(path, triples, report, timings)
+    return BuildResult(location, triples, report, timings)
+
+
+def push_graphs(config: Config, graphs: dict[URIRef, Graph], metadata: dict[str, object]) -> str:
+    """Push the graphs into the configured remote store (kg.remote_push); returns where they went."""
+    from .remote_client import RemoteLocation, SparqlClient
+    from .remote_push import push
+
+    client = SparqlClient(RemoteLocation.from_config(config))
+    try:
+        triples = {str(iri): (ox.Triple(to_ox(s), to_ox(p), to_ox(o)) for s, p, o in graph)
+                   for iri, graph in graphs.items()}
+        manifest = push(client, config.base, triples, metadata)
+    finally:
+        client.close()
+    return f"{config.store_url} (version {manifest.version})"

@@ -100,6 +100,15 @@ class Store:
         _fill(oxstore, graphs)
         return cls(oxstore, None, metadata)
 
+    @property
+    def version(self) -> str:
+        """What identifies this version of the data (for cache keys)."""
+        return str(self.path) if self.path is not None else f"memory-{id(self)}"
+
+    def quads_for_pattern(self, subject: Any, predicate: Any, obj: Any, graph_name: Any = None) -> Iterator[ox.Quad]:
+        """Quads matching a pattern (None matches anything; the default graph is the merge)."""
+        return self.ox.quads_for_pattern(subject, predicate, obj, graph_name)
+
     def query(self, sparql: str, **options: Any) -> Any:
         """Run a SPARQL query (the default graph is the merge of all graphs)."""
         return self.ox.query(sparql, **options)
@@ -116,6 +125,10 @@ class Store:
         else:
             yield from self.ox.quads_for_pattern(None, None, None, ox.NamedNode(graph))
 
+    def triple_count(self, graph: str) -> int:
+        """How many triples one named graph holds."""
+        return sum(1 for _ in self.ox.quads_for_pattern(None, None, None, ox.NamedNode(graph)))
+
     def default_triples(self) -> Iterator[ox.Triple]:
         """Triples of the default graph (the merge of all named graphs)."""
         for quad in self.ox.quads_for_pattern(None, None, None, ox.DefaultGraph()):
@@ -128,6 +141,15 @@ class Store:
         for t in source:
             result.add((from_ox(t.subject), from_ox(t.predicate), from_ox(t.object)))
         return result
+
+
+def open_store(config: Any) -> Any:
+    """The configured store: the remote one when KG_STORE_URL is set (kg.remote), else the embedded one."""
+    if config.store_url:
+        from .remote import RemoteStore
+
+        return RemoteStore.open(config)
+    return Store.open(config.store)
 
 
 def _all_quads(graphs: dict[URIRef, Graph]) -> Iterator[ox.Quad]:

@@ -87,12 +87,12 @@ class Reader:
 
     def triples(self, subject: str | Any) -> list[ox.Triple]:
         """The statements about a subject in the merged graph, sorted."""
-        quads = self.store.ox.quads_for_pattern(_node(subject), None, None, ox.DefaultGraph())
+        quads = self.store.quads_for_pattern(_node(subject), None, None, ox.DefaultGraph())
         return sorted((q.triple for q in quads), key=lambda t: (t.predicate.value, _sort_key(t.object)))
 
     def values(self, subject: str | Any, prop: str) -> list[Any]:
         """The objects of subject prop, sorted."""
-        quads = self.store.ox.quads_for_pattern(_node(subject), ox.NamedNode(prop), None, ox.DefaultGraph())
+        quads = self.store.quads_for_pattern(_node(subject), ox.NamedNode(prop), None, ox.DefaultGraph())
         return sorted((q.object for q in quads), key=_sort_key)
 
     def first(self, subject: str | Any, prop: str) -> Any | None:
@@ -111,7 +111,7 @@ class Reader:
 
     def incoming(self, obj: str | Any, prop: str) -> list[Any]:
         """The subjects that point at obj by prop, sorted."""
-        quads = self.store.ox.quads_for_pattern(None, ox.NamedNode(prop), _node(obj), ox.DefaultGraph())
+        quads = self.store.quads_for_pattern(None, ox.NamedNode(prop), _node(obj), ox.DefaultGraph())
         return sorted({q.subject for q in quads}, key=_sort_key)
 
     def types(self, subject: str | Any) -> set[str]:
@@ -121,14 +121,14 @@ class Reader:
     def exists(self, iri: str) -> bool:
         """Whether the IRI occurs as subject or object in the store."""
         node, default = ox.NamedNode(iri), ox.DefaultGraph()
-        as_subject = self.store.ox.quads_for_pattern(node, None, None, default)
-        as_object = self.store.ox.quads_for_pattern(None, None, node, default)
+        as_subject = self.store.quads_for_pattern(node, None, None, default)
+        as_object = self.store.quads_for_pattern(None, None, node, default)
         return any(next(iter(found), None) is not None for found in (as_subject, as_object))
 
     def is_inferred(self, triple: ox.Triple) -> bool:
         """Whether a statement is only in the inferred graph (the build keeps only new triples there)."""
         return any(True for g in self.inferred_graphs
-                   for _ in self.store.ox.quads_for_pattern(triple.subject, triple.predicate, triple.object, g))
+                   for _ in self.store.quads_for_pattern(triple.subject, triple.predicate, triple.object, g))
 
     def label(self, term: Any) -> str:
         """A human label: schema:name, rdfs:label, role name, name as written, else a short form of the IRI."""
@@ -266,5 +266,5 @@ def statement_rows(reader: Reader, description: Description) -> list[dict[str, A
 def minted_iris(store: Store, base: str) -> Iterable[str]:
     """Every minted IRI that occurs as a subject in the store, sorted."""
     prefix = f"{base.rstrip('/')}/id/"
-    subjects: set[Any] = {q.subject for q in store.ox.quads_for_pattern(None, None, None, ox.DefaultGraph())}
+    subjects: set[Any] = {q.subject for q in store.quads_for_pattern(None, None, None, ox.DefaultGraph())}
     return sorted(s.value for s in subjects if isinstance(s, ox.NamedNode) and s.value.startswith(prefix))

@@ -46,8 +46,7 @@ class VersionCache:
 
     def get(self, store: Store, name: str, compute: Callable[[], Any]) -> Any:
         """The cached value for this store version, computing it on first use."""
-        version = (str(store.path) if store.path is not None else f"memory-{id(store)}",
-                   str(store.metadata.get("built_at")))
+        version = (store.version, str(store.metadata.get("built_at")))
         with self.lock:
             if version != self.version:
                 self.version, self.values = version, {}
@@ -89,7 +88,7 @@ def compute_statistics(store: Store, base: str) -> Statistics:
     literal = str(ox.Literal(space))
     classes = [(row[0].value, int(row[1].value)) for row in store.query(
         "SELECT ?c (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a ?c } GROUP BY ?c ORDER BY DESC(?n) ?c")]
-    graphs = [(name, sum(1 for _ in store.quads(name))) for name in store.graph_names()]
+    graphs = [(name, store.triple_count(name)) for name in store.graph_names()]
     profiles = [name.rsplit("/", 1)[1] for name, _ in graphs if "/graph/profile/" in name]
     return Statistics(
         triples=_count(store, "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"),

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ..errors import BadQuery, KgError
+from ..errors import BadQuery, KgError, QueryTimeout
+
+__all__ = ["NotFound", "PayloadTooLarge", "QueryTimeout", "ReadOnly", "TooManyResults", "UnsupportedMediaType"]
 
 
 class ReadOnly(KgError):
@@ -35,8 +37,3 @@ class UnsupportedMediaType(KgError):
 class TooManyResults(BadQuery):
     """The query produces more rows or triples than max_results allows."""
 
-
-class QueryTimeout(KgError):
-    """The query ran longer than query_timeout."""
-
-    status = 503

@@ -327,7 +327,7 @@ def resource_view(r: Reader, node: Any, types: set[str]) -> dict[str, Any]:
     view = base_view(r, node)
     view["kind"] = next((label for iri, label in RESOURCE_KINDS if iri in types), "Resource")
     incoming: set[tuple[Any, str]] = {(q.subject, q.predicate.value) for q in
-                                      r.store.ox.quads_for_pattern(None, None, node, _DEFAULT)
+                                      r.store.quads_for_pattern(None, None, node, _DEFAULT)
                                       if r.href(q.subject) is not None}
     view["linked_from"] = [{"label": r.label(s), "path": r.href(s), "iri": s.value, "property": compact(p)}
                            for s, p in sorted(incoming, key=lambda item: (str(item[0]), item[1]))]

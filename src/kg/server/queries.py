@@ -192,7 +192,7 @@ def search_names(reader: Reader, text: str) -> list[dict[str, Any]]:
         return []
     matches: dict[str, dict[str, Any]] = {}
     for prop in ("http://schema.org/name", "http://schema.org/alternateName"):
-        for quad in reader.store.ox.quads_for_pattern(None, ox.NamedNode(prop), None, ox.DefaultGraph()):
+        for quad in reader.store.quads_for_pattern(None, ox.NamedNode(prop), None, ox.DefaultGraph()):
             subject: Any = quad.subject
             path = reader.href(subject)
             value = str(getattr(quad.object, "value", ""))

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
+from typing import Any
 
 from flask import Flask, current_app
 
@@ -11,9 +13,10 @@ from ..config import Config
 from ..errors import StoreMissing
 from ..store import Store
 from .cache import ResultCache
-from .executor import QueryJob, QueryPool, answer
+from .executor import QueryJob, QueryPool, Saturated, answer
 
 EXTENSION = "kg"
+REMOTE_REFRESH_SECONDS = 1.0
 
 
 class StoreHandle:
@@ -27,6 +30,8 @@ class StoreHandle:
         self._lock = threading.Lock()
         self._pool: QueryPool | None = None
         self._pool_path: Path | None = None
+        self._checked = 0.0
+        self._remote_admission = threading.BoundedSemaphore(max(1, config.max_pending))
         self.cache = ResultCache(config.cache_bytes, max(1, config.cache_bytes // 16))
 
     @property
@@ -48,21 +53,37 @@ class StoreHandle:
             return self._pool
 
     def execute(self, job: QueryJob) -> bytes:
-        """Answer a query job: from the result cache, a worker process, or in this thread without workers."""
+        """Answer a query job: from the result cache, a worker process, the remote store, or in this thread."""
         store = self.get()
-        key = job.cache_key(str(store.path or id(store)))
+        key = job.cache_key(store.version)
         cached = self.cache.get(key)
         if cached is not None:
             return cached
         pool = self.pool(store)
-        body = pool.run(job) if pool is not None else answer(store, job)
+        if pool is not None:
+            body = pool.run(job)
+        elif self.config.store_url and not self._fixed:
+            body = self._remote_answer(store, job)
+        else:
+            body = answer(store, job)
         self.cache.put(key, body)
         return body
 
-    def get(self) -> Store:
+    def _remote_answer(self, store: Any, job: QueryJob) -> bytes:
+        """Forward a job to the remote store, admitting at most max_pending at once (503 beyond)."""
+        if not self._remote_admission.acquire(blocking=False):
+            raise Saturated("the endpoint is busy: too many queries are running; retry shortly")
+        try:
+            return answer(store, job)
+        finally:
+            self._remote_admission.release()
+
+    def get(self) -> Any:
         """The current store (raises StoreMissing while none has been built)."""
         if self._fixed and self._store is not None:
             return self._store
+        if self.config.store_url:
+            return self._remote()
         target = self.config.store.resolve()
         if self._store is None or target != self._target:
             with self._lock:
@@ -70,6 +91,24 @@ class StoreHandle:
                     self._store = Store.open(self.config.store)
                     self._target = self._store.path
         return self._store
+
+    def _remote(self) -> Any:
+        """The remote store, re-reading its manifest at most once a second to notice new builds."""
+        from ..remote import RemoteStore, read_manifest
+
+        now = time.monotonic()
+        current = self._store
+        if current is not None and now - self._checked < REMOTE_REFRESH_SECONDS:
+            return current
+        with self._lock:
+            if isinstance(current, RemoteStore):
+                manifest = read_manifest(current.client, current.names)
+                if manifest is not None and manifest.version != current.manifest.version:
+                    current = RemoteStore(current.client, current.names, manifest, self.config.query_timeout)
+            else:
+                current = RemoteStore.open(self.config)
+            self._store, self._checked = current, now
+        return current
 
 
 def handle() -> StoreHandle:

@@ -1,0 +1,117 @@
+"""Push a build into a remote store: upload changed graphs under staging names, then switch in one update.
+
+Readers never see a half-pushed build: every changed graph (and the merge) is uploaded under a fresh
+staging IRI first, and a single SPARQL Update request then moves each staging graph onto its public name,
+drops graphs the build no longer has, and rewrites the manifest. Engines run one update request as one
+transaction, so a reader sees the old build or the new one. A graph whose digest equals the manifest's is
+not uploaded again, so pushing the same build twice changes nothing but the manifest's build time. A failed
+push drops its staging graphs and leaves the previous build serving.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+import uuid
+from collections.abc import Iterable, Mapping
+
+import pyoxigraph as ox
+
+from .errors import BuildError, KgError
+from .remote import MANIFEST_PROPERTY, Manifest, RemoteNames, Skolem, read_manifest
+from .remote_client import SparqlClient
+
+CHUNK_TRIPLES = 50_000
+
+
+def ntriples_lines(triples: Iterable[ox.Triple], skolem: Skolem) -> list[bytes]:
+    """Sorted, distinct N-Triples lines with blank nodes skolemised (the upload body and digest input)."""
+    return sorted({f"{skolem.triple_to_iris(t)} .\n".encode("utf-8") for t in triples})
+
+
+def _digest(lines: list[bytes]) -> str:
+    digest = hashlib.sha256()
+    for line in lines:
+        digest.update(line)
+    return digest.hexdigest()
+
+
+def _upload(client: SparqlClient, graph: str, lines: list[bytes]) -> None:
+    """Fill an empty staging graph in chunks: Graph Store PUT/POST when configured, else INSERT DATA."""
+    chunks = [lines[i:i + CHUNK_TRIPLES] for i in range(0, len(lines), CHUNK_TRIPLES)] or [[]]
+    for number, chunk in enumerate(chunks):
+        body = b"".join(chunk)
+        if client.location.gsp_url:
+            client.upload(graph, body, replace=number == 0)
+        elif chunk:
+            client.update(f"INSERT DATA {{ GRAPH <{graph}> {{\n{body.decode('utf-8')}}} }}")
+
+
+def staging_graphs(client: SparqlClient, names: RemoteNames) -> list[str]:
+    """Staging graphs left in the remote store (by this build or an interrupted one)."""
+    query = ("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } "
+             f"FILTER(STRSTARTS(STR(?g), \"{names.staging}\")) }}")
+    response = client.query(query, accept="application/sparql-results+json")
+    results = ox.parse_query_results(response.body, format=ox.QueryResultsFormat.JSON)
+    return sorted(row[0].value for row in results)  # type: ignore[union-attr]
+
+
+def _drop(client: SparqlClient, graphs: Iterable[str]) -> None:
+    """Drop graphs, ignoring ones that do not exist."""
+    statements = [f"DROP SILENT GRAPH <{g}>" for g in graphs]
+    if statements:
+        client.update(" ;\n".join(statements))
+
+
+def switch_update(names: RemoteNames, moves: Mapping[str, str], drops: Iterable[str], manifest: Manifest) -> str:
+    """The one update that makes a pushed build current: moves, drops and the new manifest."""
+    literal = ox.Literal(manifest.to_json())
+    statements = [f"DROP SILENT GRAPH <{names.manifest}>"]
+    for target, staged in sorted(moves.items()):  # DROP first: MOVE SILENT of an empty (absent) graph is a no-op
+        statements += [f"DROP SILENT GRAPH <{target}>", f"MOVE SILENT GRAPH <{staged}> TO GRAPH <{target}>"]
+    statements += [f"DROP SILENT GRAPH <{g}>" for g in sorted(drops)]
+    statements.append(f"INSERT DATA {{ GRAPH <{names.manifest}> {{ <{names.manifest}> <{MANIFEST_PROPERTY}> "
+                      f"{literal} }} }}")
+    return " ;\n".join(statements)
+
+
+def push(client: SparqlClient, base: str, graphs: Mapping[str, Iterable[ox.Triple]],
+         metadata: dict[str, object]) -> Manifest:
+    """Make graphs (public IRI to triples) the current build in the remote store; returns the new manifest."""
+    names = RemoteNames(base)
+    skolem = Skolem(names)
+    previous = read_manifest(client, names)
+    leftovers = staging_graphs(client, names)
+    _drop(client, leftovers)
+    bodies = {name: ntriples_lines(triples, skolem) for name, triples in graphs.items()}
+    merged = sorted(set().union(*bodies.values())) if bodies else []
+    entries = {name: {"sha256": _digest(lines), "triples": len(lines)} for name, lines in bodies.items()}
+    merged_entry = {"sha256": _digest(merged), "triples": len(merged)}
+    version = uuid.uuid4().hex
+    manifest = Manifest(version, entries, merged_entry, dict(metadata, pushed_at=_now()))
+    old_graphs = previous.graphs if previous else {}
+    old_merged = previous.merged if previous else {}
+    changed = {name: lines for name, lines in bodies.items()
+               if old_graphs.get(name, {}).get("sha256") != entries[name]["sha256"]}
+    if old_merged.get("sha256") != merged_entry["sha256"]:
+        changed[names.merged] = merged
+    staged = {target: f"{names.staging}{version}/{number}" for number, target in enumerate(sorted(changed))}
+    try:
+        for target, stage in staged.items():
+            _upload(client, stage, changed[target])
+        client.update(switch_update(names, staged, set(old_graphs) - set(entries), manifest))
+    except (KgError, OSError) as error:
+        try:
+            _drop(client, staged.values())
+        except KgError:
+            pass
+        raise BuildError(f"pushing the build to {client.location.query_url} failed, the previous build still "
+                         f"serves: {error}") from None
+    return manifest
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+__all__ = ["push", "staging_graphs", "switch_update"]

@@ -19,6 +19,7 @@ Queries get the endpoint's prefixes and base as a prologue, and that default dat
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +41,8 @@ RESULT_MEDIA = {"application/sparql-results+json": ox.QueryResultsFormat.JSON,
                 "application/json": ox.QueryResultsFormat.JSON,
                 "application/sparql-results+xml": ox.QueryResultsFormat.XML,
                 "text/tab-separated-values": ox.QueryResultsFormat.TSV}
+GRAPH_ACCEPT = "application/n-triples, text/turtle;q=0.9, text/plain;q=0.5"
+RESULTS_ACCEPT = "application/sparql-results+json, application/sparql-results+xml;q=0.9"
 LOOKUP_CACHE_ENTRIES = 4096
 LOOKUP_CACHE_QUADS = 2000
 LOOKUP_SECONDS = 60.0
@@ -210,10 +213,12 @@ class RemoteStore:
             defaults, named = [], []
         else:
             defaults, named = [self.names.merged], self.graph_names()
+        accept = GRAPH_ACCEPT if is_graph_query(text) else RESULTS_ACCEPT
         try:
-            response = self.client.query(text, default_graphs=defaults, named_graphs=named, timeout=self.timeout)
+            response = self.client.query(text, default_graphs=defaults, named_graphs=named, timeout=self.timeout,
+                                         accept=accept)
         except RemoteStoreError as error:
-            if " answered 400" in str(error):
+            if " answered 400 " in str(error):
                 raise BadQuery(f"the remote store refused the query: {error}") from None
             raise
         if response.media_type in GRAPH_MEDIA or not response.media_type.startswith("application/sparql"):
@@ -254,8 +259,7 @@ class RemoteStore:
             return [q.triple for q in self._lookups[key]]
         pattern = " ".join(t or v for t, v in zip(terms, ("?s", "?p", "?o")))
         query = f"CONSTRUCT {{ {pattern} }} WHERE {{ GRAPH <{graph}> {{ {pattern} }} }}"
-        response = self.client.query(query, timeout=LOOKUP_SECONDS,
-                                     accept="application/n-triples, text/turtle;q=0.9, text/plain;q=0.5")
+        response = self.client.query(query, timeout=LOOKUP_SECONDS, accept=GRAPH_ACCEPT)
         triples = sorted({self.skolem.triple_to_blanks(t) for t in _triples(response)}, key=str)
         if len(triples) <= LOOKUP_CACHE_QUADS and len(self._lookups) < LOOKUP_CACHE_ENTRIES:
             self._lookups[key] = [ox.Quad(t.subject, t.predicate, t.object) for t in triples]
@@ -288,6 +292,16 @@ class RemoteStore:
 
     def __len__(self) -> int:
         return sum(int(g.get("triples", 0)) for g in self.manifest.graphs.values())
+
+
+@lru_cache(maxsize=4096)
+def is_graph_query(text: str) -> bool:
+    """Whether a query is a CONSTRUCT or DESCRIBE (parsed by Oxigraph against an empty store; cached by text)."""
+    try:
+        result = ox.Store().query(text)
+    except SyntaxError as error:
+        raise BadQuery(f"malformed query: {error}") from None
+    return not isinstance(result, (ox.QuerySolutions, ox.QueryBoolean))
 
 
 def _check_complete(graph: str, got: int, expected: Any) -> None:

@@ -93,7 +93,8 @@ class SparqlClient:
             with self.session.request(method, url, timeout=(CONNECT_SECONDS, timeout), stream=True,
                                       **options) as answer:
                 if answer.status_code >= 400:
-                    raise RemoteStoreError(f"{method} {url} answered {answer.status_code}: {_message(answer)}")
+                    raise RemoteStoreError(f"the remote store answered {answer.status_code} to {method} {url}: "
+                                           f"{_message(answer)}")
                 chunks = []
                 for chunk in answer.iter_content(65536):
                     chunks.append(chunk)

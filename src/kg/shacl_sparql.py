@@ -11,12 +11,13 @@ shapes still run in pyshacl.
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import pyoxigraph as ox
 from rdflib import BNode, Graph, Literal, URIRef
-from rdflib.namespace import RDF, SH
+from rdflib.namespace import RDF, SH, XSD
 from rdflib.term import Node
 
 from .store import from_ox, to_ox
@@ -90,10 +91,38 @@ def _results(store: ox.Store, check: SparqlConstraint) -> Iterator[tuple[Node, o
             yield from_ox(focus), row, names
 
 
-def run_sparql_constraints(data: Iterable[tuple[Node, Node, Node]], shapes: Graph) -> Graph:
-    """SHACL results (sh:ValidationResult nodes, not yet attached to a report) of the SPARQL constraints."""
+def load_store(triples: Iterable[tuple[Node, Node, Node]]) -> tuple[ox.Store, set[Node]]:
+    """An in-memory store of the triples, and the predicates of literals Oxigraph does not keep as written.
+
+    Oxigraph canonicalises typed literals ("01"^^xsd:integer becomes "1") and lower-cases language tags, and
+    rdflib tells "a" from "a"^^xsd:string; a shape reading such a literal could see another term than pyshacl.
+    """
+    terms: dict[Node, object] = {}
+    typed: dict[tuple[str, str, str | None], set[Node]] = defaultdict(set)
+    rewritten: set[Node] = set()
+    quads = []
+    for s, p, o in triples:
+        if isinstance(o, Literal) and (o.language or o.datatype):
+            if o.datatype == XSD.string:
+                rewritten.add(p)
+            else:
+                typed[(str(o), str(o.datatype or RDF.langString), o.language)].add(p)
+        for term in (s, p, o):
+            if term not in terms:
+                terms[term] = to_ox(term)
+        quads.append(ox.Quad(terms[s], terms[p], terms[o]))  # type: ignore[arg-type]
     store = ox.Store()
-    store.extend(ox.Quad(to_ox(s), to_ox(p), to_ox(o)) for s, p, o in data)
+    store.bulk_extend(quads)
+    kept = {(row["o"].value, row["o"].datatype.value, row["o"].language) for row in store.query(
+        f"SELECT DISTINCT ?o WHERE {{ ?s ?p ?o FILTER (isLiteral(?o) && datatype(?o) != <{XSD.string}>) }}")}
+    for key, predicates in typed.items():
+        if key not in kept:
+            rewritten |= predicates
+    return store, rewritten
+
+
+def run_sparql_constraints(store: ox.Store, shapes: Graph) -> Graph:
+    """SHACL results (sh:ValidationResult nodes, not yet attached to a report) of the SPARQL constraints."""
     results = Graph()
     for number, check in enumerate(sparql_constraints(shapes)):
         for index, (focus, row, names) in enumerate(_results(store, check)):

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from itertools import chain
 from dataclasses import asdict, dataclass, field
+from itertools import chain
 from typing import Any
 
 from pyshacl import validate
-from rdflib import BNode, Graph, Literal, URIRef
+from pyshacl.rdfutil.inoculate import inoculate
+from rdflib import BNode, Graph, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import RDF, SH
 from rdflib.term import Node
@@ -16,9 +17,11 @@ from rdflib.term import Node
 from .mapping import MappedGraphs
 from .model import Origin
 from .namespaces import bind_prefixes
-from .shacl_sparql import run_sparql_constraints, sparql_shape_nodes
+from .shacl_core import Unsupported, core_results, describe, report
+from .shacl_sparql import load_store, run_sparql_constraints, sparql_shape_nodes
 from .sources import format_path
 
+ENGINES = ("oxigraph", "hybrid", "pyshacl")
 SEVERITIES = {SH.Violation: "Violation", SH.Warning: "Warning", SH.Info: "Info"}
 SEVERITY_ORDER = {"Violation": 0, "Warning": 1, "Info": 2}
 _NAMES = bind_prefixes(Graph()).namespace_manager
@@ -279,7 +282,7 @@ def _pyshacl(data: Graph, shapes: Graph, ontology: Graph, focus_nodes: list[Node
 
 
 def _core_shapes(shapes: Graph) -> Graph:
-    """The shapes graph without the targets of shapes the Oxigraph SPARQL engine runs (so pyshacl skips them)."""
+    """The shapes graph without the targets of the shapes shacl_sparql runs (so the core engines skip them)."""
     core = Graph()
     core += shapes
     for node_shape in sparql_shape_nodes(shapes):
@@ -287,20 +290,48 @@ def _core_shapes(shapes: Graph) -> Graph:
     return core
 
 
+def _results_only(report: Graph) -> Graph:
+    """A report graph without its sh:ValidationReport node (the results and what they point at)."""
+    results = Graph()
+    roots = set(report.subjects(RDF.type, SH.ValidationReport))
+    for triple in report:
+        if triple[0] not in roots:
+            results.add(triple)
+    return results
+
+
+def _mixed(data: Graph, ontology: Graph) -> Iterable[tuple[Node, Node, Node]]:
+    """The data with the ontology mixed in as pyshacl does it (its RDFS and OWL axioms only)."""
+    return chain(data, inoculate(Graph(), ontology))
+
+
 def _run(data: Graph, shapes: Graph, ontology: Graph, focus_nodes: list[Node] | None = None,
-         engine: str = "hybrid") -> Graph:
-    """A SHACL report: pyshacl for core shapes and, with engine "hybrid", Oxigraph for SHACL-SPARQL shapes."""
+         engine: str = "oxigraph") -> Graph:
+    """A SHACL report equal to pyshacl's.
+
+    engine "oxigraph": core shapes compiled to SPARQL and SHACL-SPARQL shapes, both on one Oxigraph store
+    (pyshacl for the core shapes if they use something the compiler does not handle exactly); "hybrid": pyshacl
+    for the core shapes, Oxigraph for the SHACL-SPARQL shapes; "pyshacl": pyshacl for everything.
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"unknown validation engine {engine!r}; use one of {', '.join(ENGINES)}")
     if engine == "pyshacl" or focus_nodes is not None:
         return _pyshacl(data, shapes, ontology, focus_nodes)
-    report = _pyshacl(data, _core_shapes(shapes), ontology)
-    extra = run_sparql_constraints(chain(data, ontology), shapes)
-    root = next(report.subjects(RDF.type, SH.ValidationReport))
-    for result in extra.subjects(RDF.type, SH.ValidationResult):
-        report.add((root, SH.result, result))
-    report += extra
-    if (None, SH.resultSeverity, SH.Violation) in report:
-        report.set((root, SH.conforms, Literal(False)))
-    return report
+    try:
+        store, rewritten = load_store(_mixed(data, ontology))
+    except ValueError:
+        return _pyshacl(data, shapes, ontology)
+    core = _core_shapes(shapes)
+    results = run_sparql_constraints(store, shapes)
+    try:
+        if engine != "oxigraph":
+            raise Unsupported("core shapes in pyshacl")
+        results += core_results(store, core, rewritten)
+        describe(results, shapes, data)
+    except Unsupported:
+        describe(results, shapes, data)
+        results += _results_only(_pyshacl(data, core, ontology))
+    return bind_prefixes(report(results))
 
 
 def _report(report_graph: Graph, locator: _Locator) -> ValidationReport:

@@ -295,3 +295,35 @@ def test_manifest_names_the_build(remote_store: RemoteStore, remote_config_built
     assert manifest is not None and manifest.metadata["profiles"] == 2
     assert {name for name in manifest.graphs} == set(remote_store.graph_names())
     assert manifest.merged["triples"] == sum(1 for _ in remote_store.default_triples())
+
+
+# --- guarded writes on the remote store ---------------------------------------------------------------------
+
+def test_guarded_writes_commit_to_the_remote_store(engine: Engine, tmp_path: Path) -> None:
+    _copy_data(tmp_path / "data")
+    config = _other(engine, tmp_path, data=tmp_path / "data", write_token="secret")
+    build(config)
+    site = _app(config)
+    person = f"<{OTHER_BASE}/id/person/wencong-xiao>"
+    auth = {"Authorization": "Bearer secret", "Accept": "application/json"}
+    ask = f"ASK {{ {person} <http://schema.org/knowsAbout> 'Graph databases' }}"
+
+    def answer() -> bool:
+        response = site.get("/sparql", query_string={"query": ask}, headers={"Accept": "application/json"})
+        return bool(json.loads(response.data)["boolean"])
+
+    assert not answer()
+    before = RemoteStore.open(config).manifest
+    rejected = site.post("/sparql", data={"update": f"INSERT DATA {{ {person} <http://schema.org/name> 'Else' }}"},
+                         headers=auth)
+    assert rejected.status_code == 422, rejected.data
+    assert RemoteStore.open(config).manifest.version == before.version
+    accepted = site.post("/sparql", data={"update": f"INSERT DATA {{ {person} <http://schema.org/knowsAbout> "
+                                                    "'Graph databases' }"}, headers=auth)
+    assert accepted.status_code == 200 and accepted.json["added"] == 1, accepted.data  # type: ignore[index]
+    assert answer(), "the write is not visible through the endpoint right after it"
+    after = RemoteStore.open(config)
+    assert after.manifest.version != before.version
+    assert (tmp_path / "data" / "edits" / "edits.nq").exists()
+    build(config)
+    assert answer(), "kg build did not replay the accepted edit"

@@ -270,8 +270,11 @@ class Writer:
                             written_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                             writes=int(metadata.get("writes", 0)) + 1, edits_sha256=edits.digest())
             try:
-                target = derive_version(self.config.store, snapshot.path, apply, metadata,
-                                        {VIOLATIONS_FILE: json.dumps(keys, indent=0)}).resolve()
+                if self.config.store_url:
+                    target = self._push_remote(names.base, named, dict(metadata, violation_keys=keys))
+                else:
+                    target = derive_version(self.config.store, snapshot.path, apply, metadata,
+                                            {VIOLATIONS_FILE: json.dumps(keys, indent=0)}).resolve()
             except BaseException:
                 restore_edits(path, previous)
                 clear_pending(path)
@@ -293,8 +296,28 @@ class Writer:
         logger.info("write committed %s in %.3f s: %s", target.name, sum(seconds.values()), seconds)
         return result
 
+    def _push_remote(self, base: str, named: Graphs, metadata: dict[str, Any]) -> Path:
+        """Commit to the remote store: push the graphs (kg.remote_push); returns the version as a path name."""
+        from .remote_client import RemoteLocation, SparqlClient
+        from .remote_push import push
+
+        client = SparqlClient(RemoteLocation.from_config(self.config))
+        try:
+            manifest = push(client, base, named, metadata)
+        finally:
+            client.close()
+        return Path(f"remote-{manifest.version}")
+
     def _current(self) -> Snapshot:
         """The current version: the one this writer committed last if the link still points at it, else read."""
+        if self.config.store_url:
+            from .remote import RemoteStore
+
+            remote = RemoteStore.open(self.config)
+            with self._guard:
+                if self._snapshot is not None and self._snapshot.path == Path(remote.version):
+                    return self._snapshot
+            return Snapshot.read_remote(remote)
         current = self.config.store.resolve()
         with self._guard:
             if self._snapshot is not None and self._snapshot.path == current:
@@ -321,7 +344,9 @@ class Writer:
                 return self._before[name]
         saved = snapshot.path / VIOLATIONS_FILE
         keys: frozenset[str] | None = None
-        if saved.exists():
+        if "violation_keys" in snapshot.metadata:
+            keys = frozenset(snapshot.metadata["violation_keys"])
+        elif saved.exists():
             try:
                 keys = frozenset(json.loads(saved.read_text(encoding="utf-8")))
             except (OSError, ValueError):

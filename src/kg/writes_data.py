@@ -45,6 +45,12 @@ class Snapshot:
         named, default = split(store.ox.quads_for_pattern(None, None, None, None))
         return cls(store.path or store_dir, store.metadata, named, default)
 
+    @classmethod
+    def read_remote(cls, store: Any) -> Snapshot:
+        """Read the current build of a remote store (kg.remote.RemoteStore); its version stands in for a path."""
+        named = {g: {q.triple for q in store.quads(g)} for g in store.graph_names()}
+        return cls(Path(store.version), dict(store.metadata), named, set(store.default_triples()))
+
     def working_copy(self) -> ox.Store:
         """An in-memory store with the same quads (blank-node labels kept)."""
         work = ox.Store()

@@ -92,6 +92,10 @@ class StoreHandle:
                     self._target = self._store.path
         return self._store
 
+    def invalidate(self) -> None:
+        """Look for a new version on the next request (after a write, so the writer reads what it wrote)."""
+        self._checked = 0.0
+
     def _remote(self) -> Any:
         """The remote store, re-reading its manifest at most once a second to notice new builds."""
         from ..remote import RemoteStore, read_manifest

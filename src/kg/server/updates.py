@@ -223,6 +223,7 @@ def perform(action: Callable[[Writer], WriteResult], status: int,
         result = action(writer())
     except WriteRejected as rejected:
         return rejected_response(rejected)
+    handle().invalidate()
     if respond is not None:
         return respond(result)
     return result_response(result, status)

@@ -30,7 +30,7 @@ class Config:
     store_gsp_url: str = field(default="", metadata={"help": "Graph Store Protocol URL of the remote store (empty: upload with SPARQL Update)"})
     store_user: str = field(default="", metadata={"help": "User name for the remote store"})
     store_password: str = field(default="", repr=False, metadata={"help": "Password for the remote store"})
-    store_auth: str = field(default="basic", metadata={"help": "HTTP authentication scheme of the remote store: basic or digest"})
+    store_auth: str = field(default="basic", metadata={"help": "HTTP authentication of the remote store: basic, digest, or bearer (KG_STORE_PASSWORD is the token)"})
     ontology: Path = field(default_factory=lambda: _resource("ontology"), metadata={"help": "Ontology directory (*.ttl)"})
     shapes: Path = field(default_factory=lambda: _resource("shapes"), metadata={"help": "SHACL shapes directory (*.ttl)"})
     query_timeout: float = field(default=30.0, metadata={"help": "Seconds a SPARQL query may run"})

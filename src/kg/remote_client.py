@@ -19,6 +19,7 @@ from .config import Config
 from .errors import KgError, QueryTimeout, RemoteStoreError
 
 RESULTS_ACCEPT = "application/sparql-results+json, application/n-triples;q=0.9, text/turtle;q=0.8, text/plain;q=0.5"
+AUTH_SCHEMES = ("basic", "digest", "bearer")
 MESSAGE_CHARS = 600
 CONNECT_SECONDS = 10.0
 UPDATE_SECONDS = 3600.0
@@ -46,8 +47,8 @@ class RemoteLocation:
         """The remote store named by KG_STORE_URL and its companions."""
         if not config.store_url:
             raise RemoteConfigError("no remote store configured: set KG_STORE_URL (or --store-url)")
-        if config.store_auth not in ("basic", "digest"):
-            raise RemoteConfigError(f"KG_STORE_AUTH is {config.store_auth!r}; use 'basic' or 'digest'")
+        if config.store_auth not in AUTH_SCHEMES:
+            raise RemoteConfigError(f"KG_STORE_AUTH is {config.store_auth!r}; use one of {', '.join(AUTH_SCHEMES)}")
         return cls(config.store_url, config.store_update_url or config.store_url, config.store_gsp_url,
                    config.store_user, config.store_password, config.store_auth)
 
@@ -114,8 +115,21 @@ class SparqlClient:
         self.session.close()
 
 
+class BearerAuth(AuthBase):
+    """``Authorization: Bearer <token>`` (QLever's access token, or a token-checking proxy)."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+    def __call__(self, request: requests.PreparedRequest) -> requests.PreparedRequest:
+        request.headers["Authorization"] = f"Bearer {self.token}"
+        return request
+
+
 def _auth(location: RemoteLocation) -> AuthBase | None:
-    """The requests authentication for the configured scheme, or None without a user."""
+    """The requests authentication for the configured scheme (bearer: the password is the token)."""
+    if location.auth == "bearer" and location.password:
+        return BearerAuth(location.password)
     if not location.user:
         return None
     if location.auth == "digest":

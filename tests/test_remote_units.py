@@ -74,3 +74,13 @@ def test_bearer_auth_sends_the_token() -> None:
     prepared = auth(requests.Request("GET", "http://127.0.0.1:1/q").prepare())
     assert prepared.headers["Authorization"] == "Bearer t0k"
     assert _auth(RemoteLocation("http://127.0.0.1:1/q", "http://127.0.0.1:1/u")) is None
+
+
+def test_virtuoso_partial_answers_are_noticed() -> None:
+    from kg.remote_client import _partial
+
+    answer = requests.Response()
+    answer.headers["X-SQL-State"] = "S1TAT"
+    answer.headers["X-SQL-Message"] = "RC...: Returning incomplete results, query interrupted by result timeout."
+    assert _partial(answer).startswith("S1TAT RC...: Returning incomplete results")
+    assert _partial(requests.Response()) == ""

@@ -28,7 +28,7 @@ import pyoxigraph as ox
 from rdflib import Graph
 
 from .config import Config
-from .errors import BadQuery, RemoteStoreError, StoreMissing
+from .errors import BadQuery, QueryTimeout, RemoteStoreError, StoreMissing
 from .remote_client import RemoteLocation, SparqlClient
 from .server.guard import keywords, tokens
 from .store import from_ox
@@ -221,6 +221,9 @@ class RemoteStore:
             if " answered 400 " in str(error):
                 raise BadQuery(f"the remote store refused the query: {error}") from None
             raise
+        if response.partial:
+            raise QueryTimeout(f"the remote store stopped the query at its own time limit and sent partial results "
+                               f"({response.partial}); narrow the query or add a LIMIT")
         if response.media_type in GRAPH_MEDIA or not response.media_type.startswith("application/sparql"):
             return RemoteTriples([self.skolem.triple_to_blanks(t) for t in _triples(response)])
         result = _solutions(response)
@@ -260,6 +263,9 @@ class RemoteStore:
         pattern = " ".join(t or v for t, v in zip(terms, ("?s", "?p", "?o")))
         query = f"CONSTRUCT {{ {pattern} }} WHERE {{ GRAPH <{graph}> {{ {pattern} }} }}"
         response = self.client.query(query, timeout=LOOKUP_SECONDS, accept=GRAPH_ACCEPT)
+        if response.partial:
+            raise RemoteStoreError(f"the remote store sent a partial answer to a lookup ({response.partial}); "
+                                   "raise its time limit (Virtuoso: MaxQueryExecutionTime)")
         triples = sorted({self.skolem.triple_to_blanks(t) for t in _triples(response)}, key=str)
         if len(triples) <= LOOKUP_CACHE_QUADS and len(self._lookups) < LOOKUP_CACHE_ENTRIES:
             self._lookups[key] = [ox.Quad(t.subject, t.predicate, t.object) for t in triples]

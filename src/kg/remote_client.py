@@ -59,6 +59,7 @@ class Response:
 
     media_type: str
     body: bytes
+    partial: str = ""
 
 
 class SparqlClient:
@@ -103,7 +104,7 @@ class SparqlClient:
                         raise QueryTimeout(f"the remote store took longer than {timeout:g} s; narrow the query "
                                            "or add a LIMIT")
                 media_type = answer.headers.get("Content-Type", "").split(";")[0].strip().lower()
-                return Response(media_type, b"".join(chunks))
+                return Response(media_type, b"".join(chunks), _partial(answer))
         except requests.Timeout:
             raise QueryTimeout(f"the remote store at {url} did not answer within {timeout:g} s; narrow the "
                                "query or add a LIMIT") from None
@@ -135,6 +136,12 @@ def _auth(location: RemoteLocation) -> AuthBase | None:
     if location.auth == "digest":
         return HTTPDigestAuth(location.user, location.password)
     return HTTPBasicAuth(location.user, location.password)
+
+
+def _partial(answer: requests.Response) -> str:
+    """Why an answer is incomplete: Virtuoso's 'anytime' results stop at its time limit and say so in headers."""
+    state = answer.headers.get("X-SQL-State", "")
+    return f"{state} {answer.headers.get('X-SQL-Message', '')}".strip() if state else ""
 
 
 def _message(answer: requests.Response) -> str:

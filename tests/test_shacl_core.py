@@ -1,0 +1,170 @@
+"""Differential tests: the Oxigraph engine's SHACL report is isomorphic to pyshacl's (the reference engine)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from rdflib import BNode, Graph, Literal, Namespace, URIRef
+from rdflib.namespace import RDF, SH, XSD
+
+from kg import validation
+from kg.iris import Minter
+from kg.mapping import map_corpus
+from kg.model import parse_corpus
+from kg.sources import read_data_dir
+from kg.validation import _run, _union
+
+from .conftest import PROJECT_ROOT, assert_isomorphic
+from .test_validation import FIXTURES, INVALID, fixture_graph, namespaced
+
+SDO = Namespace("http://schema.org/")
+KG = Namespace("https://kg.example.org/ontology#")
+BIBO = Namespace("http://purl.org/ontology/bibo/")
+
+
+@pytest.fixture()
+def strict(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """Compare the compiled engine with pyshacl, failing if the compiled engine fell back to pyshacl."""
+    reference = validation._pyshacl
+
+    def compare(data: Graph, shapes: Graph, ontology: Graph) -> Graph:
+        expected = reference(data, shapes, ontology)
+        monkeypatch.setattr(validation, "_pyshacl", lambda *a, **k: pytest.fail("the engine fell back to pyshacl"))
+        try:
+            actual = _run(data, shapes, ontology, engine="oxigraph")
+        finally:
+            monkeypatch.setattr(validation, "_pyshacl", reference)
+        assert_isomorphic(actual, expected)
+        return expected
+
+    return compare
+
+
+def conforms(report: Graph) -> bool:
+    """The sh:conforms value of a report."""
+    return bool(next(report.objects(None, SH.conforms)).toPython())
+
+
+def result_count(report: Graph) -> int:
+    """The number of sh:result links of a report."""
+    return len(list(report.objects(None, SH.result)))
+
+
+def test_seed_data(strict, mapped, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+    strict(_union(mapped.graphs.values()), shapes, ontology)
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.stem)
+def test_each_negative_fixture(fixture: Path, strict, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+    report = strict(Graph().parse(fixture, format="turtle"), shapes, ontology)
+    assert result_count(report) >= 1
+
+
+def test_all_negative_fixtures_in_one_graph(strict, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+    data = Graph()
+    for file in FIXTURES:
+        for s, p, o in Graph().parse(file, format="turtle"):
+            data.add((namespaced(s, file.stem), p, namespaced(o, file.stem)))
+    assert result_count(strict(data, shapes, ontology)) >= len(FIXTURES)
+
+
+@pytest.mark.parametrize(("name", "old", "new", "valid"), [
+    ("work-date-published", '"1899"', '"1900"', True), ("work-date-published", '"1899"', '"2101"', False),
+    ("work-date-published", '"1899"', '"2024"', True), ("role-dates-ordered", '"2018"^^', '"2019"^^', True),
+    ("person-same-as", "http://orcid.org/0000-0002-1825-0097", "https://orcid.org/0000-0002-1825-0097", True),
+    ("person-same-as", "http://orcid.org/0000-0002-1825-0097", "https://ORCID.org/0000-0002-1825-0097", False),
+    ("person-same-as", "http://orcid.org/0000-0002-1825-0097", "https://www.wikidata.org/wiki/Q7259", True),
+    ("person-email", "ada-at-example.org", "ada@example.org", True),
+])
+def test_fixture_variants(name: str, old: str, new: str, valid: bool, strict, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+    assert old in (INVALID / f"{name}.ttl").read_text(encoding="utf-8")
+    report = strict(fixture_graph(name, **{old: new}), shapes, ontology)
+    assert conforms(report) is valid
+
+
+def inject_errors(data: Graph) -> int:
+    """Break one node of each kind in many ways (deterministically); returns the number of edits."""
+    def first(cls: URIRef) -> URIRef:
+        return sorted(s for s in data.subjects(RDF.type, cls) if isinstance(s, URIRef))[0]
+
+    person, work, org = first(SDO.Person), first(SDO.ScholarlyArticle), first(SDO.Organization)
+    authorship, role = first(KG.Authorship), first(SDO.OrganizationRole)
+    stranger = BNode("stranger")
+    edits = [
+        (person, SDO.name, Literal("Second Name")), (person, SDO.email, Literal("not-an-email")),
+        (person, URIRef("http://xmlns.com/foaf/0.1/mbox"), Literal("mailto:x@y.org")),
+        (person, SDO.sameAs, URIRef("https://www.orcid.org/0000-0002-1825-0097")), (person, SDO.sameAs, stranger),
+        (person, SDO.url, Literal("ftp://example.org")), (person, SDO.affiliation, Literal("ByteDance")),
+        (person, SDO.worksFor, work), (person, KG.advisor, stranger),
+        (stranger, RDF.type, SDO.Person), (stranger, SDO.name, Literal("")),
+        (work, SDO.datePublished, Literal("12", datatype=XSD.gYear)),
+        (work, KG.authorListComplete, Literal("yes", datatype=XSD.boolean)),
+        (work, SDO.creativeWorkStatus, Literal("Draft")), (work, BIBO.status, URIRef("http://example.org/x")),
+        (authorship, KG.rank, Literal("abc", datatype=XSD.integer)), (authorship, KG.nameAsWritten, Literal("")),
+        (org, SDO.parentOrganization, Literal("Parent")), (org, SDO.name, Literal("Other name", lang="en")),
+        (role, SDO.startDate, Literal("1899", datatype=XSD.gYear)),
+    ]
+    metric = URIRef("https://kg.example.org/id/metric/injected")
+    edits += [(metric, RDF.type, SDO.PropertyValue), (metric, SDO.propertyID, Literal("stars")),
+              (metric, SDO.name, Literal("Stars")), (metric, SDO.minValue, Literal(10)),
+              (metric, SDO.value, Literal(5)), (metric, SDO.value, Literal(-3)), (person, SDO.additionalProperty, metric)]
+    for triple in edits:
+        data.add(triple)
+    data.remove((first(SDO.EventSeries), SDO.name, None))
+    return len(edits) + 1
+
+
+def _synthetic(tmp_path: Path, triples: int) -> Graph:
+    sys.path.insert(0, str(PROJECT_ROOT / "benchmarks"))
+    from generate import generate
+
+    generate(triples, tmp_path)
+    return _union(map_corpus(parse_corpus(read_data_dir(tmp_path)), Minter()).graphs.values())
+
+
+@pytest.mark.parametrize("triples", [1000, 10000])
+def test_synthetic_corpus(triples: int, tmp_path: Path, strict, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+    strict(_synthetic(tmp_path, triples), shapes, ontology)
+
+
+@pytest.mark.parametrize("triples", [1000, 10000])
+def test_synthetic_corpus_with_injected_errors(triples: int, tmp_path: Path, strict, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+    data = _synthetic(tmp_path, triples)
+    edits = inject_errors(data)
+    report = strict(data, shapes, ontology)
+    assert not conforms(report)
+    assert result_count(report) >= edits
+
+
+def test_literals_oxigraph_rewrites_fall_back_to_pyshacl(shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+    """Oxigraph stores "1.50"^^xsd:decimal as "1.5"; a shape reading schema:value must then be judged by pyshacl."""
+    data = fixture_graph("metric-value")
+    metric = next(data.subjects(SDO.value, None))
+    data.add((metric, SDO.value, Literal("1.50", datatype=XSD.decimal)))
+    report = _run(data, shapes, ontology, engine="oxigraph")
+    assert_isomorphic(report, _run(data, shapes, ontology, engine="pyshacl"))
+    assert Literal("1.50", datatype=XSD.decimal) in set(report.objects(None, SH.value))
+
+
+def test_rewritten_literals_no_shape_reads_keep_the_compiled_engine(strict, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+    data = fixture_graph("person-email")
+    person = next(data.subjects(SDO.email, None))
+    data.add((person, SDO.alternateName, Literal("Ada", lang="EN")))
+    assert result_count(strict(data, shapes, ontology)) == 1
+
+
+def test_unsupported_constraints_fall_back_to_pyshacl(shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+    closed = Graph()
+    closed += shapes
+    closed.add((URIRef("https://kg.example.org/shapes#PersonShape"), SH.closed, Literal(True)))
+    data = fixture_graph("person-email")
+    report = _run(data, closed, ontology, engine="oxigraph")
+    assert_isomorphic(report, _run(data, closed, ontology, engine="pyshacl"))
+    assert any(report.subjects(SH.sourceConstraintComponent, SH.ClosedConstraintComponent))
+
+
+def test_unknown_engine_is_refused(shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ValueError, match="unknown validation engine"):
+        _run(Graph(), shapes, ontology, engine="fast")

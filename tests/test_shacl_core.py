@@ -109,7 +109,8 @@ def inject_errors(data: Graph) -> int:
     metric = URIRef("https://kg.example.org/id/metric/injected")
     edits += [(metric, RDF.type, SDO.PropertyValue), (metric, SDO.propertyID, Literal("stars")),
               (metric, SDO.name, Literal("Stars")), (metric, SDO.minValue, Literal(10)),
-              (metric, SDO.value, Literal(5)), (metric, SDO.value, Literal(-3)), (person, SDO.additionalProperty, metric)]
+              (metric, SDO.value, Literal(5)), (metric, SDO.value, Literal(-3)),
+              (person, SDO.additionalProperty, metric)]
     for triple in edits:
         data.add(triple)
     data.remove((first(SDO.EventSeries), SDO.name, None))

@@ -30,6 +30,7 @@ from kg.server import create_app
 
 from .conftest import REPO_DATA, assert_isomorphic
 from .engines import Engine, clear, oxigraph_engine, virtuoso_engine  # noqa: F401 (fixtures)
+from .server_process import kg_serve
 
 ENGINES = ["oxigraph", "virtuoso"]
 OTHER_BASE = "https://other.example.org"
@@ -327,3 +328,21 @@ def test_guarded_writes_commit_to_the_remote_store(engine: Engine, tmp_path: Pat
     assert (tmp_path / "data" / "edits" / "edits.nq").exists()
     build(config)
     assert answer(), "kg build did not replay the accepted edit"
+
+
+def test_kg_serve_process_in_front_of_the_remote_store(remote_config_built: Config, engine: Engine) -> None:
+    import requests
+
+    env = {"KG_STORE_UPDATE_URL": engine.update_url, "KG_STORE_GSP_URL": engine.gsp_url,
+           "KG_STORE_USER": engine.user, "KG_STORE_PASSWORD": engine.password,
+           "KG_STORE_AUTH": engine.auth or "basic", "KG_CACHE_BYTES": "0"}
+    with kg_serve(REPO_DATA, remote_config_built.store, "--store-url", engine.query_url, "--workers", "1",
+                  env=env) as url:
+        answer = requests.get(f"{url}/sparql", params={"query": "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"},
+                              headers={"Accept": "application/sparql-results+json"}, timeout=30)
+        assert answer.status_code == 200
+        count = int(answer.json()["results"]["bindings"][0]["n"]["value"])
+        assert count == RemoteStore.open(remote_config_built).manifest.merged["triples"]
+        page = requests.get(f"{url}/page/person/ziheng-jiang", timeout=30)
+        assert page.status_code == 200 and "Ziheng Jiang" in page.text
+        assert requests.get(f"{url}/health", timeout=30).json()["status"] == "ok"

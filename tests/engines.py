@@ -321,7 +321,9 @@ def stop_pid(pid: int) -> None:
 
 def graphs(engine: Engine) -> set[str]:
     """The IRIs of the non-empty named graphs of the engine."""
-    response = requests.post(engine.query_url, data={"query": "SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }"},
+    # GROUP BY, not DISTINCT: on Virtuoso 7.2.5 `SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }` scans
+    # slowly (12 s at 30,000 triples) while the GROUP BY form answers in milliseconds.
+    response = requests.post(engine.query_url, data={"query": "SELECT ?g WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g"},
                              headers={"Accept": "application/sparql-results+json"}, timeout=60)
     response.raise_for_status()
     return {row["g"]["value"] for row in response.json()["results"]["bindings"]}

@@ -26,10 +26,12 @@ def _map(data: Path) -> MappedGraphs:
 
 
 def _same(mapped: MappedGraphs, shapes: Graph, ontology: Graph, **options) -> None:  # type: ignore[no-untyped-def]
-    full = validate_graphs(mapped, shapes, ontology)
-    sharded = validate_sharded(mapped, shapes, ontology, reference=REFERENCE, **options)
-    assert sharded.violations == full.violations
-    assert sharded.conforms == full.conforms
+    """Shards and the default union run both give the report of one full pyshacl run."""
+    full = validate_graphs(mapped, shapes, ontology, engine="pyshacl")
+    for mode in ("shards", "union"):
+        sharded = validate_sharded(mapped, shapes, ontology, reference=REFERENCE, mode=mode, **options)
+        assert sharded.violations == full.violations, mode
+        assert sharded.conforms == full.conforms, mode
 
 
 def test_seed_graph(mapped: MappedGraphs, shapes: Graph, ontology: Graph) -> None:
@@ -59,12 +61,19 @@ def test_cross_profile_conflicts_are_validated_on_the_union(tmp_path: Path, shap
 def test_cache_reuses_unchanged_shards(tmp_path: Path, mapped: MappedGraphs, shapes: Graph, ontology: Graph,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     cache = tmp_path / "cache"
-    first = validate_sharded(mapped, shapes, ontology, reference=REFERENCE, cache_dir=cache, shard_triples=500)
+    first = validate_sharded(mapped, shapes, ontology, reference=REFERENCE, cache_dir=cache, shard_triples=500,
+                             mode="shards")
     assert len(list(cache.glob("*.nt"))) >= 2
 
     def fail(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise AssertionError("a cached shard was validated again")
 
     monkeypatch.setattr("kg.validation_shards._run_shards", lambda shards, s, o, indexes, p: fail() if indexes else [])
-    again = validate_sharded(mapped, shapes, ontology, reference=REFERENCE, cache_dir=cache, shard_triples=500)
+    again = validate_sharded(mapped, shapes, ontology, reference=REFERENCE, cache_dir=cache, shard_triples=500,
+                             mode="shards")
     assert again.violations == first.violations
+
+
+def test_unknown_mode_is_refused(mapped: MappedGraphs, shapes: Graph, ontology: Graph) -> None:
+    with pytest.raises(ValueError, match="unknown validation mode"):
+        validate_sharded(mapped, shapes, ontology, reference=REFERENCE, mode="threads")

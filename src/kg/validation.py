@@ -11,6 +11,7 @@ from pyshacl import validate
 from pyshacl.rdfutil.inoculate import inoculate
 from rdflib import BNode, Graph, URIRef
 from rdflib.collection import Collection
+from rdflib.graph import ReadOnlyGraphAggregate
 from rdflib.namespace import RDF, SH
 from rdflib.term import Node
 
@@ -300,11 +301,6 @@ def _results_only(report: Graph) -> Graph:
     return results
 
 
-def _mixed(data: Graph, ontology: Graph) -> Iterable[tuple[Node, Node, Node]]:
-    """The data with the ontology mixed in as pyshacl does it (its RDFS and OWL axioms only)."""
-    return chain(data, inoculate(Graph(), ontology))
-
-
 def _run(data: Graph, shapes: Graph, ontology: Graph, focus_nodes: list[Node] | None = None,
          engine: str = "oxigraph") -> Graph:
     """A SHACL report equal to pyshacl's.
@@ -317,10 +313,18 @@ def _run(data: Graph, shapes: Graph, ontology: Graph, focus_nodes: list[Node] | 
         raise ValueError(f"unknown validation engine {engine!r}; use one of {', '.join(ENGINES)}")
     if engine == "pyshacl" or focus_nodes is not None:
         return _pyshacl(data, shapes, ontology, focus_nodes)
+    return _run_graphs([data], shapes, ontology, engine)
+
+
+def _run_graphs(graphs: list[Graph], shapes: Graph, ontology: Graph, engine: str) -> Graph:
+    """The report on the union of graphs, loaded into Oxigraph without an rdflib union (made only for pyshacl)."""
+    if engine not in ENGINES[:2]:
+        raise ValueError(f"unknown validation engine {engine!r} for Oxigraph; use oxigraph or hybrid")
+    data = graphs[0] if len(graphs) == 1 else ReadOnlyGraphAggregate(graphs)
     try:
-        store, rewritten = load_store(_mixed(data, ontology))
+        store, rewritten = load_store(chain(*graphs, inoculate(Graph(), ontology)))
     except ValueError:
-        return _pyshacl(data, shapes, ontology)
+        return _pyshacl(_union(graphs), shapes, ontology)
     core = _core_shapes(shapes)
     results = run_sparql_constraints(store, shapes)
     try:
@@ -330,7 +334,7 @@ def _run(data: Graph, shapes: Graph, ontology: Graph, focus_nodes: list[Node] | 
         describe(results, shapes, data)
     except Unsupported:
         describe(results, shapes, data)
-        results += _results_only(_pyshacl(data, core, ontology))
+        results += _results_only(_pyshacl(_union(graphs), core, ontology))
     return bind_prefixes(report(results))
 
 
@@ -341,6 +345,10 @@ def _report(report_graph: Graph, locator: _Locator) -> ValidationReport:
 
 
 def _union(graphs: Iterable[Graph]) -> Graph:
+    """One rdflib graph holding every triple of the graphs."""
+    graphs = list(graphs)
+    if len(graphs) == 1:
+        return graphs[0]
     union = bind_prefixes(Graph())
     for graph in graphs:
         union += graph
@@ -353,9 +361,13 @@ def validate_graph(data: Graph, shapes: Graph, ontology: Graph,
     return _report(_run(data, shapes, ontology), _Locator(origins))
 
 
-def validate_graphs(mapped: MappedGraphs, shapes: Graph, ontology: Graph) -> ValidationReport:
+def validate_graphs(mapped: MappedGraphs, shapes: Graph, ontology: Graph, engine: str = "oxigraph") -> ValidationReport:
     """Validate the union of the mapped graphs, attributing each result to its source file and field."""
-    report_graph = _run(_union(mapped.graphs.values()), shapes, ontology)
+    graphs = list(mapped.graphs.values())
+    if engine == "pyshacl":
+        report_graph = _run(_union(graphs), shapes, ontology, engine=engine)
+    else:
+        report_graph = _run_graphs(graphs, shapes, ontology, engine)
     return _report(report_graph, _Locator(mapped.origins, mapped.graphs, mapped.sources))
 
 

@@ -1,12 +1,16 @@
-"""Validation sharded by profile across processes, with a cache of unchanged shards.
+"""Validation of all mapped graphs: one Oxigraph run over their union, or profile shards across processes.
 
-Profile graphs are cut into groups of about 20,000 triples; each group is validated together with the
-reference graph, in parallel worker processes. A node
-described differently by two profiles (a work listed with different years, say) is a cross-profile
-conflict: its results come from one extra run over the union of the graphs that describe it (pyshacl's
-focus_nodes option is not used: it skips nested shapes on nodes outside the focus list). The merged report equals one full pyshacl run (a differential test checks it).
-Shard reports are cached by a hash of the shard's content, the shapes and the ontology, so a rebuild after
-editing one profile validates only that profile.
+The default ("union") loads every graph into one Oxigraph store and runs the compiled engine once; at 1M
+triples that takes less time than hashing the shards for the cache would (see docs/validation.md), and
+cross-profile conflicts are seen directly.
+
+Mode "shards" cuts profile graphs into groups of about 20,000 triples; each group is validated together with
+the reference graph, in parallel worker processes. A node described differently by two profiles (a work
+listed with different years, say) is a cross-profile conflict: its results come from one extra run over the
+union of the graphs that describe it (pyshacl's focus_nodes option is not used: it skips nested shapes on
+nodes outside the focus list). Shard reports are cached by a hash of the shard's content, the shapes and the
+ontology, so a rebuild after editing one profile validates only that profile. Both modes give the report of
+one full run (differential tests check it).
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from rdflib.term import Node
 
 from .mapping import MappedGraphs
 from .namespaces import bind_prefixes
-from .validation import ValidationReport, _Locator, _report, _run
+from .validation import ValidationReport, _Locator, _report, _run, validate_graphs
 
 _SHARED: dict[str, object] = {}
 SHARD_TRIPLES = 20_000
@@ -122,8 +126,12 @@ def _groups(mapped: MappedGraphs, reference: URIRef, shard_triples: int) -> list
 
 def validate_sharded(mapped: MappedGraphs, shapes: Graph, ontology: Graph, *, reference: URIRef,
                      cache_dir: Path | None = None, processes: int | None = None,
-                     shard_triples: int = SHARD_TRIPLES) -> ValidationReport:
-    """Validate profile by profile (in parallel, cached) and merge into one report."""
+                     shard_triples: int = SHARD_TRIPLES, mode: str = "union") -> ValidationReport:
+    """Validate all graphs: one run over the union (cache_dir unused), or mode "shards" (in parallel, cached)."""
+    if mode == "union":
+        return validate_graphs(mapped, shapes, ontology)
+    if mode != "shards":
+        raise ValueError(f"unknown validation mode {mode!r}; use union or shards")
     conflicts = _conflicts(mapped, reference)
     ref_graph = mapped.graphs.get(reference, Graph())
     shards: list[Graph] = []
@@ -148,7 +156,7 @@ def validate_sharded(mapped: MappedGraphs, shapes: Graph, ontology: Graph, *, re
             texts[index] = cached.read_text(encoding="utf-8")
         else:
             missing.append(index)
-    texts.update(zip(missing, _run_shards(shards, shapes, ontology, missing, processes)))
+    texts.update(zip(missing, _run_shards(shards, shapes, ontology, missing, processes), strict=True))
     if cache_dir is not None:
         cache_dir.mkdir(parents=True, exist_ok=True)
         for index in missing:

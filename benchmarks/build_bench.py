@@ -3,8 +3,10 @@
     python benchmarks/build_bench.py --sizes 1000 10000 100000 1000000 --out benchmarks/out
 
 Writes build.json and build.md under --out. Corpora are generated once into OUT/data-N (deterministic).
-Each comparison (rules vs owlrl, sharded vs single-run validation) runs side by side in one process, and
-reports the median of --repeats runs.
+Each comparison (rules vs owlrl; validation engines) runs side by side in one process, and reports the
+median of --repeats runs. Validation compares the compiled Oxigraph engine over the union (the default), the
+same engine in 2-process shards, and the previous hybrid path (pyshacl core shapes + Oxigraph SPARQL shapes,
+one run; skipped above --old-validation-max triples because it takes minutes).
 """
 
 from __future__ import annotations
@@ -87,22 +89,29 @@ def compare_reasoners(data: Path, repeats: int) -> dict:
             "owlrl_s": round(owlrl_s, 3), "speedup": round(owlrl_s / rules_s, 1)}
 
 
-def compare_validation(data: Path, repeats: int) -> dict:
-    """Sharded (2 processes, no cache) vs one pyshacl run; equal reports required."""
+def compare_validation(data: Path, repeats: int, old_max: int) -> dict:
+    """Oxigraph engine (union, shards) vs the old hybrid pyshacl path; equal reports required."""
     mapped = map_corpus(parse_corpus(read_data_dir(data)), Minter())
     shapes, ontology = load_turtle_dir(ROOT / "shapes"), load_turtle_dir(ROOT / "ontology")
     reference = Minter().graph("reference")
-    sharded_s, sharded = median_time(lambda: validate_sharded(mapped, shapes, ontology, reference=reference), repeats)
-    full_s, full = median_time(lambda: validate_graphs(mapped, shapes, ontology), 1)
-    assert sharded.violations == full.violations, "sharded and full validation disagree"  # type: ignore[union-attr]
-    return {"sharded_s": round(sharded_s, 2), "full_s": round(full_s, 2), "speedup": round(full_s / sharded_s, 1)}
+    triples = sum(len(g) for g in mapped.graphs.values())
+    union_s, union = median_time(lambda: validate_sharded(mapped, shapes, ontology, reference=reference), repeats)
+    shards_s, shards = median_time(lambda: validate_sharded(mapped, shapes, ontology, reference=reference,
+                                                            processes=2, mode="shards"), repeats)
+    assert shards.violations == union.violations, "sharded and union validation disagree"  # type: ignore[union-attr]
+    row = {"triples": triples, "oxigraph_s": round(union_s, 2), "shards_s": round(shards_s, 2)}
+    if triples <= old_max:
+        old_s, old = median_time(lambda: validate_graphs(mapped, shapes, ontology, engine="hybrid"), 1)
+        assert old.violations == union.violations, "old and new validation disagree"  # type: ignore[union-attr]
+        row.update(hybrid_s=round(old_s, 2), speedup=round(old_s / union_s, 1))
+    return row
 
 
 def markdown(results: dict) -> str:
     """The results as Markdown tables."""
     lines = ["| triples | " + " | ".join(f"{s} s / MB" for s in ("map", "validate", "reason", "store"))
              + " | wall s | incremental s |", "|---" * 7 + "|"]
-    for size, row in results["builds"].items():
+    for row in results["builds"].values():
         cells = [f"{row['stages'][s]['seconds']:.2f} / {row['stages'][s]['peak_mb']:.0f}" if s in row["stages"]
                  else "–" for s in ("map", "validate", "reason", "store")]
         lines.append(f"| {row['triples']:,} | " + " | ".join(cells) + f" | {row['wall_seconds']:.1f} | "
@@ -111,19 +120,23 @@ def markdown(results: dict) -> str:
     for size, row in results["reasoning"].items():
         lines.append(f"| {size} | {row['asserted']} | {row['inferred']} | {row['rules_s']} | {row['owlrl_s']} | "
                      f"{row['speedup']}x |")
-    lines += ["", "| validation at | sharded s | single pyshacl run s | speedup |", "|---|---|---|---|"]
+    lines += ["", "| validation at | triples | oxigraph (union) s | oxigraph 2-process shards s | old hybrid s "
+              "(pyshacl core) | speedup |", "|---|---|---|---|---|---|"]
     for size, row in results["validation"].items():
-        lines.append(f"| {size} | {row['sharded_s']} | {row['full_s']} | {row['speedup']}x |")
+        lines.append(f"| {size} | {row['triples']:,} | {row['oxigraph_s']} | {row['shards_s']} | "
+                     f"{row.get('hybrid_s', '–')} | {row.get('speedup', '–')}x |")
     return "\n".join(lines) + "\n"
 
 
 def main() -> None:
     """Command-line entry point."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000, 1000000])
-    parser.add_argument("--reasoning-sizes", type=int, nargs="+", default=[1000, 10000])
-    parser.add_argument("--validation-sizes", type=int, nargs="+", default=[10000, 100000])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[1000, 10000, 100000, 1000000])
+    parser.add_argument("--reasoning-sizes", type=int, nargs="*", default=[1000, 10000])
+    parser.add_argument("--validation-sizes", type=int, nargs="*", default=[10000, 100000])
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--old-validation-max", type=int, default=200_000,
+                        help="largest triple count at which the old hybrid validation is also timed")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -144,7 +157,8 @@ def main() -> None:
         results["reasoning"][str(size)] = compare_reasoners(corpus(args.out, size), args.repeats)
         print(json.dumps({"reasoning": {size: results["reasoning"][str(size)]}}), flush=True)
     for size in args.validation_sizes:
-        results["validation"][str(size)] = compare_validation(corpus(args.out, size), args.repeats)
+        results["validation"][str(size)] = compare_validation(corpus(args.out, size), args.repeats,
+                                                                args.old_validation_max)
         print(json.dumps({"validation": {size: results["validation"][str(size)]}}), flush=True)
     (args.out / "build.json").write_text(json.dumps(results, indent=2), encoding="utf-8")
     (args.out / "build.md").write_text(markdown(results), encoding="utf-8")

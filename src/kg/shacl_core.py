@@ -18,7 +18,6 @@ from decimal import Decimal
 
 import pyoxigraph as ox
 from pyshacl.constraints import ALL_CONSTRAINT_PARAMETERS
-from pyshacl.rdfutil.clone import clone_blank_node
 from pyshacl.rdfutil.compare import compare_literal
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.collection import Collection
@@ -461,30 +460,4 @@ def core_results(store: ox.Store, shapes: Graph, rewritten: set[Node]) -> Graph:
     return results
 
 
-def describe(results: Graph, shapes: Graph, data: Graph) -> None:
-    """Copy the description of blank nodes the results name, as pyshacl does (its clone, ids kept, once each)."""
-    sources = {SH.sourceShape: shapes, SH.resultPath: shapes, SH.sourceConstraint: shapes, SH.focusNode: data,
-               SH.value: data}
-    done: set[tuple[int, Node]] = set()
-    for predicate, source in sources.items():
-        for node in set(results.objects(None, predicate)):
-            if isinstance(node, BNode) and (id(source), node) not in done:
-                done.add((id(source), node))
-                clone_blank_node(source, node, results, keepid=True)
-
-
-def report(results: Graph) -> Graph:
-    """A validation report holding every result of a results graph, conforming unless a result is not allowed."""
-    graph = Graph()
-    graph += results
-    root = BNode()
-    graph.add((root, RDF.type, SH.ValidationReport))
-    conforms = True
-    for result in results.subjects(RDF.type, SH.ValidationResult):
-        graph.add((root, SH.result, result))
-        conforms = conforms and results.value(result, SH.resultSeverity) in ALLOWED
-    graph.add((root, SH.conforms, Literal(conforms)))
-    return graph
-
-
-__all__ = ["CoreEngine", "Unsupported", "core_results", "describe", "report", "write_results"]
+__all__ = ["CoreEngine", "Unsupported", "core_results", "write_results"]

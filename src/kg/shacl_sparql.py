@@ -4,8 +4,8 @@ The shapes use one pattern: a node shape with a ``sh:SPARQLTarget`` (a query tha
 nodes) whose constraints are ``sh:sparql`` SELECT queries, on the node shape itself or on its property
 shapes. This module finds those shapes, runs targets and constraints on a pyoxigraph store, and writes
 results exactly as pyshacl does (focus node, path, value, message, severity, source shape, constraint and
-component), so the merged report equals a full pyshacl run (a differential test checks it). All other
-shapes still run in pyshacl.
+component), so the merged report equals a full pyshacl run (a differential test checks it). Core shapes run in
+shacl_core (or pyshacl). Loading the store and assembling the report as pyshacl does are here too, for both.
 """
 
 from __future__ import annotations
@@ -16,12 +16,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import pyoxigraph as ox
+from pyshacl.rdfutil.clone import clone_blank_node
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF, SH, XSD
 from rdflib.term import Node
 
 from .store import from_ox, to_ox
 
+ALLOWED = {SH.Warning, SH.Info}
 TEMPLATE = re.compile(r"\{[?$]([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
@@ -140,3 +142,29 @@ def run_sparql_constraints(store: ox.Store, shapes: Graph) -> Graph:
             results.add((node, SH.sourceConstraint, check.constraint))
             results.add((node, SH.sourceConstraintComponent, SH.SPARQLConstraintComponent))
     return results
+
+
+def describe(results: Graph, shapes: Graph, data: Graph) -> None:
+    """Copy the description of blank nodes the results name, as pyshacl does (its clone, ids kept, once each)."""
+    sources = {SH.sourceShape: shapes, SH.resultPath: shapes, SH.sourceConstraint: shapes, SH.focusNode: data,
+               SH.value: data}
+    done: set[tuple[int, Node]] = set()
+    for predicate, source in sources.items():
+        for node in set(results.objects(None, predicate)):
+            if isinstance(node, BNode) and (id(source), node) not in done:
+                done.add((id(source), node))
+                clone_blank_node(source, node, results, keepid=True)
+
+
+def report(results: Graph) -> Graph:
+    """A validation report holding every result of a results graph, conforming unless a result is not allowed."""
+    graph = Graph()
+    graph += results
+    root = BNode()
+    graph.add((root, RDF.type, SH.ValidationReport))
+    conforms = True
+    for result in results.subjects(RDF.type, SH.ValidationResult):
+        graph.add((root, SH.result, result))
+        conforms = conforms and results.value(result, SH.resultSeverity) in ALLOWED
+    graph.add((root, SH.conforms, Literal(conforms)))
+    return graph

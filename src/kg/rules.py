@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from rdflib import Graph, Literal
+from rdflib import Graph, Literal, URIRef
 from rdflib.collection import Collection
 from rdflib.term import Node
 
@@ -190,9 +190,85 @@ class Materializer:
         return self.known
 
 
+def has_joins(rules: RuleSet) -> bool:
+    """Whether any rule joins two triples (transitive properties, property chains)."""
+    return bool(rules.transitive or rules.chains)
+
+
+_X = URIRef("urn:kg:rules:placeholder:subject")
+_Y = URIRef("urn:kg:rules:placeholder:object")
+_LITERAL = Literal("urn:kg:rules:placeholder:literal")
+
+
+class LocalRules:
+    """Consequences of one triple on its own, for rule sets without joins: the closure of a set is their union.
+
+    Each predicate's consequences are computed once by the Materializer on placeholder terms (the rules look
+    terms up only by predicate, and by class for rdf:type), then instantiated, so the result is the
+    Materializer's own.
+    """
+
+    def __init__(self, rules: RuleSet) -> None:
+        if has_joins(rules):
+            raise ValueError("rules with joins (transitive properties, chains) have no per-triple closure")
+        self.rules = rules
+        self.templates: dict[tuple[Node, bool], frozenset[Triple]] = {}
+
+    def _template(self, predicate: Node, obj: Node) -> frozenset[Triple]:
+        key = (obj, True) if predicate == RDF.type else (predicate, isinstance(obj, Literal))
+        found = self.templates.get(key)
+        if found is None:
+            seed = (_X, RDF.type, obj) if predicate == RDF.type else (_X, predicate, _LITERAL if key[1] else _Y)
+            found = frozenset(Materializer(self.rules).run([seed]))
+            self.templates[key] = found
+        return found
+
+    def closure(self, triple: Triple) -> set[Triple]:
+        """The triple and everything the rules derive from it alone."""
+        s, p, o = triple
+        if isinstance(s, Literal) or s in (_X, _Y) or o in (_X, _Y, _LITERAL):
+            return Materializer(self.rules).run([triple])
+        swap = {_X: s, _Y: o, _LITERAL: o}
+        return {(swap.get(a, a), b, swap.get(c, c)) for a, b, c in self._template(p, o)}
+
+    def closure_of(self, triples: Iterable[Triple]) -> set[Triple]:
+        """The union of the closures of the triples (the closure of the set, as the rules have no joins)."""
+        result: set[Triple] = set()
+        for triple in triples:
+            result |= self.closure(triple)
+        return result
+
+    def source_patterns(self, triple: Triple) -> set[Triple]:
+        """Patterns (None matches anything) that every triple deriving this one on its own matches."""
+        s, p, o = triple
+        patterns: set[Triple] = {triple}
+        rules = self.rules
+        if p == RDF.type:
+            for c, supers in rules.super_classes.items():
+                if o in supers:
+                    patterns.add((s, RDF.type, c))
+            for q in self._predicates():
+                for a, b, c in self._template(q, _Y) | self._template(q, _LITERAL):
+                    if b == RDF.type and c == o:
+                        patterns.add((s, q, None) if a == _X else (None, q, s))
+            return patterns
+        for q in self._predicates():
+            for a, b, c in self._template(q, _Y) | self._template(q, _LITERAL):
+                if b == p and a in (_X, _Y):
+                    patterns.add((s, q, o) if a == _X else (o, q, s))
+        return patterns
+
+    def _predicates(self) -> set[Node]:
+        """Predicates with consequences beyond themselves."""
+        rules = self.rules
+        return (set(rules.super_properties) | set(rules.inverses) | rules.symmetric | set(rules.domains)
+                | set(rules.ranges))
+
+
 def materialize(asserted: Iterable[Triple], ontology: Graph) -> set[Triple]:
     """The closure of asserted triples under the compiled ontology."""
     return Materializer(compile_rules(ontology)).run(asserted)
 
 
-__all__ = ["Materializer", "RuleSet", "compile_rules", "materialize", "unsupported_axioms"]
+__all__ = ["LocalRules", "Materializer", "RuleSet", "compile_rules", "has_joins", "materialize",
+           "unsupported_axioms"]

@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
-# Install what the tests need, then run them: the Python test extras, and Debian's Chromium for the
-# browser tests (installed when missing and running as root; elsewhere the browser tests skip, except
-# under CI=true where they fail). Extra arguments go to pytest.
+# Install what the tests need, then run them: the Python test extras (with the Oxigraph server binary),
+# Debian's Chromium for the browser tests and Debian's Virtuoso for the external-store tests (each
+# installed when missing and running as root; elsewhere those tests skip, except under CI=true where
+# they fail). Extra arguments go to pytest.
+#
+# Virtuoso: the tests run their own virtuoso-t (tests/engines.py: own virtuoso.ini, database and free
+# 127.0.0.1 ports, stopped by PID); the package's system service is neither needed nor used.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium fonts-noto-cjk)
+command -v virtuoso-t >/dev/null 2>&1 || missing+=(virtuoso-opensource)
+if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 python -m pip install -q -e '.[test]'
 python -m pytest "$@"

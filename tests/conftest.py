@@ -133,3 +133,4 @@ def client(app):  # type: ignore[no-untyped-def]
 def store_free_data() -> Path:
     """The repository's data directory (for commands that need no store)."""
     return REPO_DATA
+from .engines import oxigraph_engine, virtuoso_engine  # noqa: E402,F401 (external SPARQL engine fixtures for all tests)

@@ -30,7 +30,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.query import Result
 
 from .conftest import assert_isomorphic
-from .engines import Engine, clear, graphs, oxigraph_engine, update, virtuoso_engine  # noqa: F401 (fixtures)
+from .engines import Engine, clear, graphs, update
 
 EX = "http://kg.test/"
 XSD = "http://www.w3.org/2001/XMLSchema#"
@@ -254,7 +254,8 @@ def test_update_atomicity(engine: Engine) -> None:
 
 def test_drop_clear_move_edge_cases(engine: Engine) -> None:
     """Non-SILENT DROP, CLEAR of a missing graph and MOVE from a missing graph."""
-    update(engine, f"INSERT DATA {{ GRAPH <{EX}made> {{ <{EX}x> <{EX}p> 1 }} GRAPH <{EX}target> {{ <{EX}y> <{EX}p> 2 }} }}")
+    update(engine, f"INSERT DATA {{ GRAPH <{EX}made> {{ <{EX}x> <{EX}p> 1 }} "
+                   f"GRAPH <{EX}target> {{ <{EX}y> <{EX}p> 2 }} }}")
 
     drop = post_update(engine, f"DROP GRAPH <{EX}made>")
     if engine.name == "oxigraph":
@@ -316,8 +317,10 @@ def test_insert_data_size(engine: Engine) -> None:
         # 400 'SP030: SPARQL compiler, line ~4992: memory exhausted': batch INSERT DATA below ~4,500
         # triples, or send large graphs through the Graph Store Protocol (30,000 triples PUT in 0.8 s).
         assert big.status_code == 400 and "memory exhausted" in big.text
-    counts = dict(values(engine, f"SELECT ?g (COUNT(*) AS ?n) WHERE {{ GRAPH ?g {{ ?s ?p ?o }} {ONLY_OURS} }} GROUP BY ?g"))
-    assert counts == ({EX + "small": "4000", EX + "big": "20000"} if engine.name == "oxigraph" else {EX + "small": "4000"})
+    counts = dict(values(engine, f"SELECT ?g (COUNT(*) AS ?n) WHERE {{ GRAPH ?g {{ ?s ?p ?o }} {ONLY_OURS} }} "
+                                 "GROUP BY ?g"))
+    expected = {EX + "small": "4000", EX + "big": "20000"} if engine.name == "oxigraph" else {EX + "small": "4000"}
+    assert counts == expected
 
 
 # --- (c) protocol dataset, (d) default graph -----------------------------------------------------
@@ -348,7 +351,8 @@ def test_protocol_dataset(engine: Engine) -> None:
         (EX + "dup",), (EX + "dup",), (EX + "s1",), (EX + "s2",)]
     # named-graph-uri alone: the default graph is empty on both.
     assert values(engine, DEFAULT_Q, **{"named-graph-uri": EX + "d2"}) == []
-    assert values(engine, NAMED_Q, **{"named-graph-uri": EX + "d2"}) == [(EX + "d2", EX + "dup"), (EX + "d2", EX + "s2")]
+    assert values(engine, NAMED_Q, **{"named-graph-uri": EX + "d2"}) == [
+        (EX + "d2", EX + "dup"), (EX + "d2", EX + "s2")]
     # default-graph-uri alone: Oxigraph has no named graphs then (as the spec says); Virtuoso still
     # shows every named graph to GRAPH ?g. Always send named-graph-uri too when GRAPH is used.
     only_default = values(engine, NAMED_Q, **{"default-graph-uri": EX + "d1"})
@@ -359,7 +363,8 @@ def test_protocol_dataset(engine: Engine) -> None:
     # FROM in the query alone works on both. With default-graph-uri too, Oxigraph lets the protocol
     # override FROM (as the spec says); Virtuoso takes the union of both.
     assert values(engine, f"SELECT ?s FROM <{EX}d3> WHERE {{ ?s ?p ?o {ONLY_OURS} }}") == [(EX + "s3",)]
-    both = values(engine, f"SELECT ?s FROM <{EX}d3> WHERE {{ ?s ?p ?o {ONLY_OURS} }}", **{"default-graph-uri": EX + "d1"})
+    both = values(engine, f"SELECT ?s FROM <{EX}d3> WHERE {{ ?s ?p ?o {ONLY_OURS} }}",
+                  **{"default-graph-uri": EX + "d1"})
     if engine.name == "oxigraph":
         assert both == [(EX + "dup",), (EX + "s1",)]
     else:
@@ -430,7 +435,7 @@ def test_result_formats(engine: Engine) -> None:
     assert nquads.status_code == (200 if engine.name == "oxigraph" else 406)
 
     # Virtuoso's JSON uses the pre-standard "typed-literal" type (rdflib reads it) and adds "link".
-    body = query(engine, f"SELECT ?n WHERE {{ BIND(42 AS ?n) }}").json()
+    body = query(engine, "SELECT ?n WHERE { BIND(42 AS ?n) }").json()
     assert body["results"]["bindings"][0]["n"]["type"] == ("literal" if engine.name == "oxigraph" else "typed-literal")
 
 
@@ -481,7 +486,8 @@ def test_literals_round_trip(engine: Engine) -> None:
     literals = {o for o in expected.objects() if isinstance(o, Literal)}
     # Through the Graph Store (N-Triples and Turtle) and through SELECT (JSON, parsed by rdflib).
     assert {o for o in fetch(engine, EX + "lit").objects() if isinstance(o, Literal)} == literals
-    assert {o for o in fetch(engine, EX + "lit", "text/turtle", "turtle").objects() if isinstance(o, Literal)} == literals
+    from_turtle = fetch(engine, EX + "lit", "text/turtle", "turtle")
+    assert {o for o in from_turtle.objects() if isinstance(o, Literal)} == literals
     selected = {row[0] for row in terms(engine, f"SELECT ?o WHERE {{ GRAPH <{EX}lit> {{ ?s ?p ?o }} }}")}
     assert {o for o in selected if isinstance(o, Literal)} == literals
     # Lexical forms too (rdflib compares some literals by value).
@@ -492,7 +498,7 @@ def test_literals_round_trip(engine: Engine) -> None:
 
 
 NON_CANONICAL = {
-    "en-GB": f'"colour"@en-GB',
+    "en-GB": '"colour"@en-GB',
     "integer 01": f'"01"^^<{XSD}integer>',
     "decimal 1.50": f'"1.50"^^<{XSD}decimal>',
     "double 1.0E0": f'"1.0E0"^^<{XSD}double>',
@@ -546,7 +552,7 @@ def test_literal_normalisation(engine: Engine) -> None:
         assert stored["dateTime .500"] == f'"2020-01-01T10:00:00.500+02:00"^^{dt("dateTime")}'  # as written
         assert stored["bad integer"] == f'"0"^^{dt("integer")}'  # an invalid integer silently becomes 0
     # SELECT gives the same lexical forms as the Graph Store, except Virtuoso's boolean.
-    for name, (value, kind) in selected.items():
+    for name, (value, _kind) in selected.items():
         if not (engine.name == "virtuoso" and name == "boolean true"):
             assert stored[name].startswith(json.dumps(value)), name
 
@@ -589,7 +595,8 @@ def test_blank_nodes(engine: Engine) -> None:
         again = values(engine, f"SELECT ?v WHERE {{ GRAPH <{EX}bn> {{ <{node}> <{EX}first> ?v }} }}")
         assert again == [("A",)]
     else:
-        assert str(node) in set(re.findall(r"_:([A-Za-z0-9]+)", third))  # Oxigraph: the same id in results and N-Triples
+        # Oxigraph: the same id in results and N-Triples.
+        assert str(node) in set(re.findall(r"_:([A-Za-z0-9]+)", third))
 
 
 def test_timing_note(oxigraph_engine: Engine, virtuoso_engine: Engine) -> None:

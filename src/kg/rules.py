@@ -228,7 +228,7 @@ class LocalRules:
         s, p, o = triple
         if isinstance(s, Literal) or s in (_X, _Y) or o in (_X, _Y, _LITERAL):
             return Materializer(self.rules).run([triple])
-        swap = {_X: s, _Y: o, _LITERAL: o}
+        swap: dict[Node, Node] = {_X: s, _Y: o, _LITERAL: o}
         return {(swap.get(a, a), b, swap.get(c, c)) for a, b, c in self._template(p, o)}
 
     def closure_of(self, triples: Iterable[Triple]) -> set[Triple]:
@@ -238,10 +238,10 @@ class LocalRules:
             result |= self.closure(triple)
         return result
 
-    def source_patterns(self, triple: Triple) -> set[Triple]:
+    def source_patterns(self, triple: Triple) -> set[tuple[Node | None, Node, Node | None]]:
         """Patterns (None matches anything) that every triple deriving this one on its own matches."""
         s, p, o = triple
-        patterns: set[Triple] = {triple}
+        patterns: set[tuple[Node | None, Node, Node | None]] = {triple}
         rules = self.rules
         if p == RDF.type:
             for c, supers in rules.super_classes.items():
@@ -253,7 +253,7 @@ class LocalRules:
                         patterns.add((s, q, None) if a == _X else (None, q, s))
             return patterns
         for q in self._predicates():
-            for a, b, c in self._template(q, _Y) | self._template(q, _LITERAL):
+            for a, b, _ in self._template(q, _Y) | self._template(q, _LITERAL):
                 if b == p and a in (_X, _Y):
                     patterns.add((s, q, o) if a == _X else (o, q, s))
         return patterns

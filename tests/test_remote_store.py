@@ -25,7 +25,7 @@ from kg.exports import export
 from kg.pipeline import build
 from kg.remote import RemoteNames, RemoteStore, read_manifest
 from kg.remote_client import SparqlClient
-from kg.remote_push import staging_graphs
+from kg.remote_push import pending_graphs, staging_graphs
 from kg.server import create_app
 
 from .conftest import REPO_DATA, assert_isomorphic
@@ -227,6 +227,31 @@ def test_failed_push_leaves_the_previous_build(engine: Engine, tmp_path: Path, s
     assert not any(name.endswith("/wencong-xiao") for name in rebuilt.graph_names())
     count = rebuilt.query("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }")
     assert int(next(iter(count))[0].value) == rebuilt.manifest.merged["triples"] < before.manifest.merged["triples"]
+
+
+def test_a_push_killed_mid_upload_is_cleaned_up_by_the_next(engine: Engine, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    config = _other(engine, tmp_path, data=tmp_path / "data")
+    _copy_data(tmp_path / "data")
+    build(config)
+    before = RemoteStore.open(config).manifest.version
+    (tmp_path / "data" / "profiles" / "ziheng-jiang.yaml").unlink()
+    real = SparqlClient.upload
+
+    def killed(self: SparqlClient, graph: str, *args: Any, **kwargs: Any) -> None:
+        real(self, graph, *args, **kwargs)
+        raise KeyboardInterrupt  # like kill -9: no clean-up runs
+
+    monkeypatch.setattr(SparqlClient, "upload", killed)
+    with pytest.raises(KeyboardInterrupt):
+        build(config)
+    store = RemoteStore.open(config)
+    assert store.manifest.version == before
+    assert len(staging_graphs(store.client, RemoteNames(OTHER_BASE))) == 1
+    monkeypatch.setattr(SparqlClient, "upload", real)
+    build(config)
+    assert staging_graphs(store.client, RemoteNames(OTHER_BASE)) == []
+    assert pending_graphs(store.client, RemoteNames(OTHER_BASE)) == []
 
 
 def test_readers_see_the_old_build_or_the_new_one(engine: Engine, tmp_path: Path) -> None:

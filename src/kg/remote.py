@@ -34,6 +34,7 @@ from .server.guard import keywords, tokens
 from .store import from_ox
 
 MANIFEST_PROPERTY = "https://kg.example.org/ontology#buildManifest"
+STAGING_PROPERTY = "https://kg.example.org/ontology#stagingGraph"
 GRAPH_MEDIA = {"application/n-triples": ox.RdfFormat.N_TRIPLES, "text/plain": ox.RdfFormat.N_TRIPLES,
                "text/turtle": ox.RdfFormat.TURTLE, "application/x-turtle": ox.RdfFormat.TURTLE,
                "application/rdf+xml": ox.RdfFormat.RDF_XML, "application/ld+json": ox.RdfFormat.JSON_LD}
@@ -68,6 +69,11 @@ class RemoteNames:
     def merged(self) -> str:
         """The graph holding the union of the public graphs (the default graph kg queries)."""
         return f"{self.root}/kg/merged"
+
+    @property
+    def pending(self) -> str:
+        """The graph listing staging graphs of a push in progress (so an interrupted push can be cleaned up)."""
+        return f"{self.root}/kg/pending"
 
     @property
     def staging(self) -> str:

@@ -18,8 +18,8 @@ from collections.abc import Iterable, Mapping
 import pyoxigraph as ox
 
 from .errors import BuildError, KgError
-from .remote import MANIFEST_PROPERTY, Manifest, RemoteNames, Skolem, read_manifest
-from .remote_client import SparqlClient
+from .remote import MANIFEST_PROPERTY, STAGING_PROPERTY, Manifest, RemoteNames, Skolem, read_manifest
+from .remote_client import Response, SparqlClient
 
 CHUNK_TRIPLES = 50_000
 
@@ -48,12 +48,29 @@ def _upload(client: SparqlClient, graph: str, lines: list[bytes]) -> None:
 
 
 def staging_graphs(client: SparqlClient, names: RemoteNames) -> list[str]:
-    """Staging graphs left in the remote store (by this build or an interrupted one)."""
-    query = ("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } "
-             f"FILTER(STRSTARTS(STR(?g), \"{names.staging}\")) }}")
-    response = client.query(query, accept="application/sparql-results+json")
+    """Every staging graph in the remote store (a full scan: for checks, not for pushes)."""
+    query = ("SELECT ?g WHERE { GRAPH ?g { ?s ?p ?o } "  # GROUP BY: Virtuoso's DISTINCT ?g is a slow scan
+             f"FILTER(STRSTARTS(STR(?g), \"{names.staging}\")) }} GROUP BY ?g")
+    return _column(client.query(query, accept="application/sparql-results+json"))
+
+
+def pending_graphs(client: SparqlClient, names: RemoteNames) -> list[str]:
+    """Staging graphs an earlier push announced and never switched in (it failed or was killed)."""
+    query = f"SELECT ?g WHERE {{ GRAPH <{names.pending}> {{ <{names.pending}> <{STAGING_PROPERTY}> ?g }} }}"
+    return _column(client.query(query, accept="application/sparql-results+json"))
+
+
+def _column(response: Response) -> list[str]:
+    """The first column of a SPARQL JSON answer, as sorted IRIs."""
     results = ox.parse_query_results(response.body, format=ox.QueryResultsFormat.JSON)
     return sorted(row[0].value for row in results)  # type: ignore[union-attr]
+
+
+def _announce(client: SparqlClient, names: RemoteNames, staged: Iterable[str]) -> None:
+    """Record the staging graphs of this push before uploading, so a later push can drop them if this one dies."""
+    lines = " ".join(f"<{names.pending}> <{STAGING_PROPERTY}> <{g}> ." for g in staged)
+    if lines:
+        client.update(f"INSERT DATA {{ GRAPH <{names.pending}> {{ {lines} }} }}")
 
 
 def _drop(client: SparqlClient, graphs: Iterable[str]) -> None:
@@ -70,6 +87,7 @@ def switch_update(names: RemoteNames, moves: Mapping[str, str], drops: Iterable[
     for target, staged in sorted(moves.items()):  # DROP first: MOVE SILENT of an empty (absent) graph is a no-op
         statements += [f"DROP SILENT GRAPH <{target}>", f"MOVE SILENT GRAPH <{staged}> TO GRAPH <{target}>"]
     statements += [f"DROP SILENT GRAPH <{g}>" for g in sorted(drops)]
+    statements.append(f"DROP SILENT GRAPH <{names.pending}>")
     statements.append(f"INSERT DATA {{ GRAPH <{names.manifest}> {{ <{names.manifest}> <{MANIFEST_PROPERTY}> "
                       f"{literal} }} }}")
     return " ;\n".join(statements)
@@ -81,8 +99,7 @@ def push(client: SparqlClient, base: str, graphs: Mapping[str, Iterable[ox.Tripl
     names = RemoteNames(base)
     skolem = Skolem(names)
     previous = read_manifest(client, names)
-    leftovers = staging_graphs(client, names)
-    _drop(client, leftovers)
+    _drop(client, pending_graphs(client, names) + [names.pending])
     bodies = {name: ntriples_lines(triples, skolem) for name, triples in graphs.items()}
     merged = sorted(set().union(*bodies.values())) if bodies else []
     entries = {name: {"sha256": _digest(lines), "triples": len(lines)} for name, lines in bodies.items()}
@@ -97,12 +114,13 @@ def push(client: SparqlClient, base: str, graphs: Mapping[str, Iterable[ox.Tripl
         changed[names.merged] = merged
     staged = {target: f"{names.staging}{version}/{number}" for number, target in enumerate(sorted(changed))}
     try:
+        _announce(client, names, staged.values())
         for target, stage in staged.items():
             _upload(client, stage, changed[target])
         client.update(switch_update(names, staged, set(old_graphs) - set(entries), manifest))
     except (KgError, OSError) as error:
         try:
-            _drop(client, staged.values())
+            _drop(client, [*staged.values(), names.pending])
         except KgError:
             pass
         raise BuildError(f"pushing the build to {client.location.query_url} failed, the previous build still "
@@ -114,4 +132,4 @@ def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-__all__ = ["push", "staging_graphs", "switch_update"]
+__all__ = ["pending_graphs", "push", "staging_graphs", "switch_update"]

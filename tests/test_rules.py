@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from rdflib import Graph, Namespace, URIRef
+from rdflib import Graph, Literal, Namespace, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS
 
@@ -14,7 +14,7 @@ from kg.iris import Minter
 from kg.mapping import map_corpus
 from kg.model import parse_corpus
 from kg.reasoning import infer
-from kg.rules import unsupported_axioms
+from kg.rules import LocalRules, Materializer, compile_rules, has_joins, unsupported_axioms
 from kg.sources import read_data_dir
 
 from .conftest import PROJECT_ROOT, assert_isomorphic
@@ -86,3 +86,60 @@ def test_project_ontology_is_fully_supported(ontology: Graph) -> None:
 def test_unknown_reasoner_is_refused(asserted: Graph, ontology: Graph) -> None:
     with pytest.raises(ValueError, match="unknown reasoner"):
         infer(asserted, ontology, "magic")
+
+
+def _local_ontology() -> Graph:
+    """The toy ontology without its joins (transitivity, the chain): every rule reads one triple."""
+    ontology = Graph()
+    ontology.add((EX.parentOf, RDFS.subPropertyOf, EX.relativeOf))
+    ontology.add((EX.marriedTo, RDF.type, OWL.SymmetricProperty))
+    ontology.add((EX.childOf, OWL.inverseOf, EX.parentOf))
+    ontology.add((EX.parentOf, RDFS.domain, EX.Parent))
+    ontology.add((EX.parentOf, RDFS.range, EX.Child))
+    ontology.add((EX.age, RDFS.domain, EX.Person))
+    ontology.add((EX.Parent, RDFS.subClassOf, EX.Person))
+    ontology.add((EX.relativeOf, OWL.equivalentProperty, EX.kinOf))
+    return ontology
+
+
+def _toy_data() -> Graph:
+    data = Graph()
+    data.add((EX.a, EX.parentOf, EX.b))
+    data.add((EX.b, EX.childOf, EX.c))
+    data.add((EX.a, EX.marriedTo, EX.a))
+    data.add((EX.c, EX.age, Literal(40)))
+    data.add((EX.d, RDF.type, EX.Parent))
+    data.add((EX.e, EX.kinOf, EX.f))
+    return data
+
+
+@pytest.mark.parametrize("which", ["toy", "project"])
+def test_local_rules_closure_is_the_materializer_closure(which: str, asserted: Graph, ontology: Graph) -> None:
+    data, onto = (_toy_data(), _local_ontology()) if which == "toy" else (asserted, ontology)
+    rules = compile_rules(onto)
+    seeds = set(data) | set(onto)
+    local = LocalRules(rules)
+    assert local.closure_of(seeds) == Materializer(rules).run(seeds)
+    assert (EX.c, RDF.type, EX.Person) in local.closure_of(_toy_data()) or which == "project"
+
+
+@pytest.mark.parametrize("which", ["toy", "project"])
+def test_every_source_of_a_derived_triple_matches_one_of_its_patterns(which: str, asserted: Graph,
+                                                                      ontology: Graph) -> None:
+    data, onto = (_toy_data(), _local_ontology()) if which == "toy" else (asserted, ontology)
+    local = LocalRules(compile_rules(onto))
+    checked = 0
+    for source in set(data) | set(onto):
+        for derived in local.closure(source):
+            patterns = local.source_patterns(derived)
+            assert any(all(term is None or term == value for term, value in zip(pattern, source))
+                       for pattern in patterns), (source, derived)
+            checked += 1
+    assert checked > len(data)
+
+
+def test_local_rules_refuse_rule_sets_with_joins() -> None:
+    rules = compile_rules(_toy_ontology())
+    assert has_joins(rules) and not has_joins(compile_rules(_local_ontology()))
+    with pytest.raises(ValueError, match="joins"):
+        LocalRules(rules)

@@ -198,6 +198,8 @@ def write_diff(store_dir: Path, source: Path, changes: dict[str, GraphChange], m
             for triple in change.new - change.old:
                 store.add(ox.Quad(triple.subject, triple.predicate, triple.object, name))
                 store.add(ox.Quad(triple.subject, triple.predicate, triple.object, default))
+            if change.old and not change.new:
+                store.remove_graph(name)  # a full build has no empty named graphs
         for triple in gone:
             holders = store.quads_for_pattern(triple.subject, triple.predicate, triple.object, None)
             if not any(isinstance(q.graph_name, ox.NamedNode) for q in holders):

@@ -24,10 +24,10 @@ from rdflib.collection import Collection
 from rdflib.namespace import RDF, RDFS, SH, XSD
 from rdflib.term import Node
 
+from .shacl_sparql import ALLOWED
 from .store import from_ox, to_ox
 
 FOCUS_GRAPH = "urn:kg:shacl-core:focus"
-ALLOWED = {SH.Warning, SH.Info}
 TARGETS = (SH.targetClass, SH.targetNode, SH.targetSubjectsOf, SH.targetObjectsOf)
 SPARQL_TESTS = {SH["class"], SH.nodeKind, SH.minLength, SH.maxLength}
 PYTHON_TESTS = {SH.datatype, SH.pattern, SH["in"], SH.minInclusive, SH.maxInclusive, SH.minExclusive,

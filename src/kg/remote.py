@@ -261,6 +261,15 @@ class RemoteStore:
         return found
 
     def _triples(self, subject: Any, predicate: Any, obj: Any, graph: str) -> list[ox.Triple]:
+        """Triples of one remote graph matching a pattern; a bound subject is fetched whole once and filtered
+        here, since pages ask many questions about the same few subjects (one round trip instead of dozens)."""
+        if subject is not None and (predicate is not None or obj is not None):
+            about = self._fetch(subject, None, None, graph)
+            return [t for t in about if (predicate is None or t.predicate == predicate)
+                    and (obj is None or t.object == obj)]
+        return self._fetch(subject, predicate, obj, graph)
+
+    def _fetch(self, subject: Any, predicate: Any, obj: Any, graph: str) -> list[ox.Triple]:
         """Triples of one remote graph matching a pattern (small answers are cached for this version)."""
         terms = [None if t is None else str(self.skolem.to_iri(t)) for t in (subject, predicate, obj)]
         key = (graph, *(t or "" for t in terms))

@@ -29,7 +29,7 @@ from kg.remote_push import pending_graphs, staging_graphs
 from kg.server import create_app
 
 from .conftest import REPO_DATA, assert_isomorphic
-from .engines import Engine, clear, oxigraph_engine, virtuoso_engine  # noqa: F401 (fixtures)
+from .engines import Engine, clear
 from .server_process import kg_serve
 
 ENGINES = ["oxigraph", "virtuoso"]

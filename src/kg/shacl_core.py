@@ -13,18 +13,25 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, time
-from decimal import Decimal
 
 import pyoxigraph as ox
 from pyshacl.constraints import ALL_CONSTRAINT_PARAMETERS
-from pyshacl.rdfutil.compare import compare_literal
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.collection import Collection
-from rdflib.namespace import RDF, RDFS, SH, XSD
+from rdflib.namespace import RDF, RDFS, SH
 from rdflib.term import Node
 
 from .shacl_sparql import ALLOWED
+from .shacl_values import (
+    RANGES,
+    Unsupported,
+    datatype_ok,
+    length_ok,
+    node_kind_ok,
+    pair_ok,
+    range_ok,
+    value_string,
+)
 from .store import from_ox, to_ox
 
 FOCUS_GRAPH = "urn:kg:shacl-core:focus"
@@ -39,14 +46,6 @@ SINGLE = {SH.minCount, SH.maxCount, SH.nodeKind, SH.datatype, SH.minLength, SH.m
 NODE_KINDS = {SH.IRI: "isIRI({0})", SH.BlankNode: "isBlank({0})", SH.Literal: "isLiteral({0})",
               SH.BlankNodeOrIRI: "(isBlank({0}) || isIRI({0}))", SH.IRIOrLiteral: "(isIRI({0}) || isLiteral({0}))",
               SH.BlankNodeOrLiteral: "(isBlank({0}) || isLiteral({0}))"}
-RANGES = {SH.minInclusive: lambda c: c >= 0, SH.minExclusive: lambda c: c > 0, SH.maxInclusive: lambda c: c <= 0,
-          SH.maxExclusive: lambda c: c < 0}
-ACTUAL = {XSD.string: (str, bytes), RDF.langString: (str, bytes), XSD.integer: int, XSD.float: float,
-          XSD.decimal: Decimal, XSD.boolean: bool, XSD.date: date, XSD.time: time, XSD.dateTime: datetime}
-
-
-class Unsupported(Exception):
-    """The shapes use a feature this engine does not evaluate exactly as pyshacl does."""
 
 
 def component(parameter: URIRef) -> URIRef:
@@ -79,73 +78,6 @@ def sparql_path(shapes: Graph, path: Node) -> str:
     if alternatives is not None:
         return "(" + "|".join(sparql_path(shapes, p) for p in Collection(shapes, alternatives)) + ")"
     raise Unsupported(f"unknown path {path!r}")
-
-
-def _actual_datatype(value: Literal, datatype: Node) -> bool:
-    kinds = ACTUAL.get(datatype)  # type: ignore[call-overload]
-    return True if kinds is None else isinstance(value.value, kinds)
-
-
-def datatype_ok(value: Node, datatype: Node) -> bool:
-    """pyshacl's sh:datatype test (ill-typed literals fail; rdflib's Python value must have the right type)."""
-    if not isinstance(value, Literal):
-        return False
-    if value.datatype == datatype:
-        return getattr(value, "ill_typed", None) is not True and _actual_datatype(value, datatype)
-    if datatype == RDFS.Literal or (datatype == RDFS.Datatype and value.datatype):
-        return True
-    if value.datatype is None and value.language is None and datatype == XSD.string:
-        return _actual_datatype(value, datatype)
-    return bool(datatype == RDF.langString and value.language and _actual_datatype(value, datatype))
-
-
-def _string(value: Node) -> str:
-    if isinstance(value, Literal) and value.value is not None and value.datatype in (None, RDF.langString, XSD.string):
-        return str(value.value)
-    return str(value)
-
-
-def node_kind_ok(value: Node, kind: Node) -> bool:
-    """pyshacl's sh:nodeKind test."""
-    if isinstance(value, BNode):
-        return kind in (SH.BlankNode, SH.BlankNodeOrLiteral, SH.BlankNodeOrIRI)
-    if isinstance(value, Literal):
-        return kind in (SH.Literal, SH.BlankNodeOrLiteral, SH.IRIOrLiteral)
-    return kind in (SH.IRI, SH.IRIOrLiteral, SH.BlankNodeOrIRI)
-
-
-def length_ok(value: Node, bound: int, op: str) -> bool:
-    """pyshacl's sh:minLength (op "<") / sh:maxLength (op ">") test; blank nodes always fail."""
-    if isinstance(value, BNode):
-        return False
-    size = len(_string(value))
-    return size >= bound if op == "<" else size <= bound
-
-
-def range_ok(value: Node, bound: Literal, test: Callable[[int], bool]) -> bool:
-    """pyshacl's sh:min/maxIn/Exclusive test: literals of comparable kinds only, compared with compare_literal."""
-    if not isinstance(value, Literal) or isinstance(bound.value, str) != isinstance(value.value, str):
-        return False
-    try:
-        return test(compare_literal(value, bound))
-    except (TypeError, NotImplementedError):
-        return False
-
-
-def pair_ok(value: Node, other: Node, strict: bool) -> bool:
-    """pyshacl's sh:lessThanOrEquals / sh:lessThan test on one value and one compared value."""
-    if isinstance(value, BNode) or isinstance(other, BNode):
-        raise Unsupported("pyshacl refuses to compare blank nodes")
-    left: object = str(value) if isinstance(value, URIRef) else value
-    right: object = str(other) if isinstance(other, URIRef) else other
-    left = value.value if isinstance(value, Literal) and isinstance(value.value, str) else left
-    right = other.value if isinstance(other, Literal) and isinstance(other.value, str) else right
-    if isinstance(left, str) != isinstance(right, str):
-        return False
-    try:
-        return bool(left < right if strict else left <= right)  # type: ignore[operator]
-    except TypeError as error:
-        raise Unsupported(f"pyshacl fails comparing {value!r} and {other!r}") from error
 
 
 @dataclass
@@ -229,7 +161,7 @@ class Compiler:
         flags = str(flags_node.value if isinstance(flags_node, Literal) else "").lower() if flags_node else ""
         text = str(pattern.value) if pattern.value is not None and len(pattern.value) > 1 else str(pattern)
         regex = re.compile(text, (re.I if "i" in flags else 0) | (re.M if "m" in flags else 0))
-        return lambda v: not isinstance(v, BNode) and regex.search(_string(v)) is not None
+        return lambda v: not isinstance(v, BNode) and regex.search(value_string(v)) is not None
 
     def _logical(self, parameter: URIRef, argument: Node) -> Test:
         members = [argument] if parameter in (SH["not"], SH.node) else list(self.shapes.items(argument))

@@ -132,7 +132,7 @@ def test_every_source_of_a_derived_triple_matches_one_of_its_patterns(which: str
     for source in set(data) | set(onto):
         for derived in local.closure(source):
             patterns = local.source_patterns(derived)
-            assert any(all(term is None or term == value for term, value in zip(pattern, source))
+            assert any(all(term is None or term == value for term, value in zip(pattern, source, strict=True))
                        for pattern in patterns), (source, derived)
             checked += 1
     assert checked > len(data)

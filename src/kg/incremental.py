@@ -186,7 +186,7 @@ def is_large(changes: dict[str, GraphChange], total: int) -> bool:
 
 
 def write_diff(store_dir: Path, source: Path, changes: dict[str, GraphChange], metadata: dict[str, Any]) -> Path:
-    """A new store version: a checkpoint of ``source`` with each graph's change applied, default graph kept the merge."""
+    """A new store version: a checkpoint of ``source`` plus each graph's change; the default graph stays the merge."""
     def apply(store: ox.Store) -> None:
         default = ox.DefaultGraph()
         gone: set[ox.Triple] = set()
@@ -198,7 +198,7 @@ def write_diff(store_dir: Path, source: Path, changes: dict[str, GraphChange], m
             for triple in change.new - change.old:
                 store.add(ox.Quad(triple.subject, triple.predicate, triple.object, name))
                 store.add(ox.Quad(triple.subject, triple.predicate, triple.object, default))
-            if change.old and not change.new:
+            if next(iter(store.quads_for_pattern(None, None, None, name)), None) is None:
                 store.remove_graph(name)  # a full build has no empty named graphs
         for triple in gone:
             holders = store.quads_for_pattern(triple.subject, triple.predicate, triple.object, None)

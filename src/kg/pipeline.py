@@ -112,7 +112,8 @@ def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildRes
         now = time.perf_counter()
         timings[name] = round(now - clock, 3)
         clock = now
-        say(f"{name:<9} {timings[name]:8.2f} s  peak {peak_memory_mb():8.1f} MB" + (f"  ({note})" if note else ""))
+        detail = f"  ({note})" if note else ""
+        say(f"{name:<9} {timings[name]:8.2f} s{detail}  peak {peak_memory_mb():8.1f} MB")
 
     local = not config.store_url
     folder = build_cache(config)

@@ -7,7 +7,7 @@ import pytest
 import requests
 
 from kg.config import Config
-from kg.remote import Manifest, RemoteNames, Skolem, _prologue, is_graph_query
+from kg.remote import MANIFEST_PROPERTY, Manifest, RemoteNames, Skolem, _prologue, is_graph_query
 from kg.remote_client import BearerAuth, RemoteConfigError, RemoteLocation, _auth
 from kg.remote_push import ntriples_lines, switch_update
 
@@ -44,11 +44,14 @@ def test_upload_lines_are_sorted_distinct_ntriples() -> None:
 
 def test_switch_update_is_one_valid_request() -> None:
     manifest = Manifest("v2", {"https://kg.example.org/graph/reference": {"sha256": "x", "triples": 1}},
-                        {"sha256": "y", "triples": 1}, {"note": 'quotes " and \n newlines'})
+                        {"sha256": "y", "triples": 1, "graph": NAMES.merged("v2")}, {"note": 'quotes " and \n newlines'},
+                        [NAMES.merged("v1")])
     text = switch_update(NAMES, {"https://kg.example.org/graph/reference": NAMES.staging + "v2/0"},
                          ["https://kg.example.org/graph/profile/gone"], manifest)
     store = ox.Store()
+    store.update(f"INSERT DATA {{ GRAPH <{NAMES.manifest}> {{ <{NAMES.manifest}> <{MANIFEST_PROPERTY}> 'old' }} }}")
     store.update(text)
+    assert len(list(store.quads_for_pattern(None, None, None, ox.NamedNode(NAMES.manifest)))) == 1
     literal = next(iter(store.quads_for_pattern(None, None, None, ox.NamedNode(NAMES.manifest)))).object
     assert Manifest.from_json(literal.value) == manifest
     assert text.index("DROP SILENT GRAPH <https://kg.example.org/graph/reference>") < text.index("MOVE SILENT")

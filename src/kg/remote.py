@@ -3,8 +3,9 @@
 What kg keeps in a remote store, under the build's base IRI B:
 
 - each public named graph under its own IRI (``B/graph/...``), exactly as in the embedded store;
-- ``B/kg/merged``: the set union of the public graphs, which kg sends as the default graph of every query
-  that names no dataset (engines disagree on their own default graph: Virtuoso's is the union of every
+- ``B/kg/merged/VERSION``: the set union of the public graphs, which kg sends as the default graph of every
+  query that names no dataset; a new build writes a new one and the manifest points at it, so queries on the
+  default graph switch atomically on every engine (engines disagree on their own default graph: Virtuoso's is the union of every
   graph, with a triple counted once per graph; Oxigraph's is a graph of its own);
 - ``B/kg/manifest``: one JSON literal naming the build version, the graphs with their digests and triple
   counts, and the build metadata. Readers use it to list graphs and to key their caches;
@@ -65,10 +66,9 @@ class RemoteNames:
         """The graph (and subject) holding the build manifest."""
         return f"{self.root}/kg/manifest"
 
-    @property
-    def merged(self) -> str:
-        """The graph holding the union of the public graphs (the default graph kg queries)."""
-        return f"{self.root}/kg/merged"
+    def merged(self, version: str) -> str:
+        """The graph holding one build's union of the public graphs (the default graph kg queries)."""
+        return f"{self.root}/kg/merged/{version}"
 
     @property
     def pending(self) -> str:
@@ -114,23 +114,30 @@ class Skolem:
 
 @dataclass
 class Manifest:
-    """What the last build pushed: its version, each graph's digest and size, the build metadata."""
+    """What the last build pushed: its version, each graph's digest and size, the merged graph's name, digest
+    and size, the build metadata, and the graphs the next push drops (the previous merge, which readers that
+    have not yet re-read the manifest may still be querying)."""
 
     version: str
     graphs: dict[str, dict[str, Any]]
     merged: dict[str, Any]
     metadata: dict[str, Any] = field(default_factory=dict)
+    retired: list[str] = field(default_factory=list)
 
     def to_json(self) -> str:
         """The manifest as sorted JSON."""
         return json.dumps({"version": self.version, "graphs": self.graphs, "merged": self.merged,
-                           "metadata": self.metadata}, sort_keys=True)
+                           "metadata": self.metadata, "retired": self.retired}, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> Manifest:
         """A manifest read back from its JSON literal."""
         data = json.loads(text)
-        return cls(str(data["version"]), dict(data["graphs"]), dict(data["merged"]), dict(data.get("metadata", {})))
+        manifest = cls(str(data["version"]), dict(data["graphs"]), dict(data["merged"]),
+                       dict(data.get("metadata", {})), list(data.get("retired", [])))
+        if "graph" not in manifest.merged:
+            raise KeyError("merged.graph")
+        return manifest
 
 
 def read_manifest(client: SparqlClient, names: RemoteNames) -> Manifest | None:
@@ -194,6 +201,11 @@ class RemoteStore:
         return cls(client, names, manifest, config.query_timeout)
 
     @property
+    def merged(self) -> str:
+        """The remote graph holding this build's merge of the public graphs."""
+        return str(self.manifest.merged["graph"])
+
+    @property
     def metadata(self) -> dict[str, Any]:
         """The build metadata (as kg-build.json holds for the embedded store)."""
         return self.manifest.metadata
@@ -218,7 +230,7 @@ class RemoteStore:
         elif "FROM" in keywords(sparql):
             defaults, named = [], []
         else:
-            defaults, named = [self.names.merged], self.graph_names()
+            defaults, named = [self.merged], self.graph_names()
         accept = GRAPH_ACCEPT if is_graph_query(text) else RESULTS_ACCEPT
         try:
             response = self.client.query(text, default_graphs=defaults, named_graphs=named, timeout=self.timeout,
@@ -249,11 +261,11 @@ class RemoteStore:
     def quads_for_pattern(self, subject: Any, predicate: Any, obj: Any, graph_name: Any = None) -> list[ox.Quad]:
         """Quads matching a pattern; the default graph is the merge, None means every public graph and it."""
         if isinstance(graph_name, ox.DefaultGraph):
-            targets = [(self.names.merged, graph_name)]
+            targets = [(self.merged, graph_name)]
         elif isinstance(graph_name, ox.NamedNode):
             targets = [(graph_name.value, graph_name)] if graph_name.value in self.manifest.graphs else []
         else:
-            targets = [(g, ox.NamedNode(g)) for g in self.graph_names()] + [(self.names.merged, ox.DefaultGraph())]
+            targets = [(g, ox.NamedNode(g)) for g in self.graph_names()] + [(self.merged, ox.DefaultGraph())]
         found: list[ox.Quad] = []
         for remote_graph, local_graph in targets:
             for triple in self._triples(subject, predicate, obj, remote_graph):
@@ -300,7 +312,7 @@ class RemoteStore:
     def default_triples(self) -> Iterator[ox.Triple]:
         """Triples of the merged default graph."""
         triples = [q.triple for q in self.quads_for_pattern(None, None, None, ox.DefaultGraph())]
-        _check_complete(self.names.merged, len(triples), self.manifest.merged.get("triples"))
+        _check_complete(self.merged, len(triples), self.manifest.merged.get("triples"))
         return iter(triples)
 
     def rdflib_graph(self, graph: str | None = None) -> Graph:

@@ -1,11 +1,15 @@
-"""Push a build into a remote store: upload changed graphs under staging names, then switch in one update.
+"""Push a build into a remote store: upload changed graphs under fresh names, then switch in one update.
 
-Readers never see a half-pushed build: every changed graph (and the merge) is uploaded under a fresh
-staging IRI first, and a single SPARQL Update request then moves each staging graph onto its public name,
-drops graphs the build no longer has, and rewrites the manifest. Engines run one update request as one
-transaction, so a reader sees the old build or the new one. A graph whose digest equals the manifest's is
-not uploaded again, so pushing the same build twice changes nothing but the manifest's build time. A failed
-push drops its staging graphs and leaves the previous build serving.
+Every changed public graph is uploaded under a staging IRI, and the merge of all graphs (the default graph
+kg queries) under a new versioned IRI. A single SPARQL Update request then moves each staging graph onto its
+public name, drops graphs the build no longer has, and replaces the manifest, which names the new merge.
+Queries on the default graph switch atomically on every engine: they follow the manifest, a one-triple
+change, and the previous merge stays until the next push. `GRAPH` queries switch atomically where the
+engine runs the update request as one transaction (Oxigraph); Virtuoso commits `DROP GRAPH` row by row,
+so there a `GRAPH` query running during the switch may see a graph half-replaced. A graph whose digest
+equals the manifest's is not uploaded again, so pushing the same build twice changes nothing but the
+manifest. A failed push drops what it uploaded and leaves the previous build serving; a killed one is
+cleaned up by the next push, which finds its uploads listed in the pending graph.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from .errors import BuildError, KgError
 from .remote import MANIFEST_PROPERTY, STAGING_PROPERTY, Manifest, RemoteNames, Skolem, read_manifest
 from .remote_client import Response, SparqlClient
 
-CHUNK_TRIPLES = 50_000
+CHUNK_TRIPLES = 50_000  # per Graph Store request
+INSERT_TRIPLES = 2_000  # per INSERT DATA: Virtuoso's SPARQL parser runs out of memory near 5,000
 
 
 def ntriples_lines(triples: Iterable[ox.Triple], skolem: Skolem) -> list[bytes]:
@@ -38,7 +43,8 @@ def _digest(lines: list[bytes]) -> str:
 
 def _upload(client: SparqlClient, graph: str, lines: list[bytes]) -> None:
     """Fill an empty staging graph in chunks: Graph Store PUT/POST when configured, else INSERT DATA."""
-    chunks = [lines[i:i + CHUNK_TRIPLES] for i in range(0, len(lines), CHUNK_TRIPLES)] or [[]]
+    size = CHUNK_TRIPLES if client.location.gsp_url else INSERT_TRIPLES
+    chunks = [lines[i:i + size] for i in range(0, len(lines), size)] or [[]]
     for number, chunk in enumerate(chunks):
         body = b"".join(chunk)
         if client.location.gsp_url:
@@ -81,15 +87,20 @@ def _drop(client: SparqlClient, graphs: Iterable[str]) -> None:
 
 
 def switch_update(names: RemoteNames, moves: Mapping[str, str], drops: Iterable[str], manifest: Manifest) -> str:
-    """The one update that makes a pushed build current: moves, drops and the new manifest."""
+    """The one update that makes a pushed build current: moves, drops and the new manifest.
+
+    The manifest is replaced with DELETE WHERE / INSERT DATA (a one-triple change) rather than DROP, which
+    Virtuoso commits row by row outside the request's transaction.
+    """
     literal = ox.Literal(manifest.to_json())
-    statements = [f"DROP SILENT GRAPH <{names.manifest}>"]
+    statements = []
     for target, staged in sorted(moves.items()):  # DROP first: MOVE SILENT of an empty (absent) graph is a no-op
         statements += [f"DROP SILENT GRAPH <{target}>", f"MOVE SILENT GRAPH <{staged}> TO GRAPH <{target}>"]
     statements += [f"DROP SILENT GRAPH <{g}>" for g in sorted(drops)]
-    statements.append(f"DROP SILENT GRAPH <{names.pending}>")
+    statements.append(f"DELETE WHERE {{ GRAPH <{names.manifest}> {{ <{names.manifest}> <{MANIFEST_PROPERTY}> ?m }} }}")
     statements.append(f"INSERT DATA {{ GRAPH <{names.manifest}> {{ <{names.manifest}> <{MANIFEST_PROPERTY}> "
                       f"{literal} }} }}")
+    statements.append(f"DROP SILENT GRAPH <{names.pending}>")
     return " ;\n".join(statements)
 
 
@@ -99,28 +110,33 @@ def push(client: SparqlClient, base: str, graphs: Mapping[str, Iterable[ox.Tripl
     names = RemoteNames(base)
     skolem = Skolem(names)
     previous = read_manifest(client, names)
-    _drop(client, pending_graphs(client, names) + [names.pending])
+    _drop(client, pending_graphs(client, names) + (previous.retired if previous else []) + [names.pending])
     bodies = {name: ntriples_lines(triples, skolem) for name, triples in graphs.items()}
     merged = sorted(set().union(*bodies.values())) if bodies else []
     entries = {name: {"sha256": _digest(lines), "triples": len(lines)} for name, lines in bodies.items()}
-    merged_entry = {"sha256": _digest(merged), "triples": len(merged)}
     version = uuid.uuid4().hex
-    manifest = Manifest(version, entries, merged_entry, dict(metadata, pushed_at=_now()))
     old_graphs = previous.graphs if previous else {}
     old_merged = previous.merged if previous else {}
+    merged_entry = {"sha256": _digest(merged), "triples": len(merged), "graph": names.merged(version)}
+    upload_merged = old_merged.get("sha256") != merged_entry["sha256"]
+    if not upload_merged:
+        merged_entry["graph"] = old_merged["graph"]
+    retired = [old_merged["graph"]] if upload_merged and "graph" in old_merged else []
+    manifest = Manifest(version, entries, merged_entry, dict(metadata, pushed_at=_now()), retired)
     changed = {name: lines for name, lines in bodies.items()
                if old_graphs.get(name, {}).get("sha256") != entries[name]["sha256"]}
-    if old_merged.get("sha256") != merged_entry["sha256"]:
-        changed[names.merged] = merged
     staged = {target: f"{names.staging}{version}/{number}" for number, target in enumerate(sorted(changed))}
+    fresh = list(staged.values()) + ([merged_entry["graph"]] if upload_merged else [])
     try:
-        _announce(client, names, staged.values())
+        _announce(client, names, fresh)
         for target, stage in staged.items():
             _upload(client, stage, changed[target])
+        if upload_merged:
+            _upload(client, merged_entry["graph"], merged)
         client.update(switch_update(names, staged, set(old_graphs) - set(entries), manifest))
     except (KgError, OSError) as error:
         try:
-            _drop(client, [*staged.values(), names.pending])
+            _drop(client, [*fresh, names.pending])
         except KgError:
             pass
         raise BuildError(f"pushing the build to {client.location.query_url} failed, the previous build still "

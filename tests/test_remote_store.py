@@ -133,6 +133,17 @@ def test_readme_queries_give_the_same_rows_over_http(remote_config_built: Config
         assert _plain_string(_rows(actual.data)) == _plain_string(_rows(expected.data)), query
 
 
+def test_typed_values_come_back_as_stored(remote_config_built: Config, client) -> None:  # type: ignore[no-untyped-def]
+    query = ("SELECT ?a ?v WHERE { ?a <https://kg.example.org/ontology#precededByElision> ?v } ORDER BY ?a")
+    remote = _app(remote_config_built)
+    headers = {"Accept": "application/sparql-results+json"}
+    expected = client.post("/sparql", data={"query": query}, headers=headers)
+    actual = remote.post("/sparql", data={"query": query}, headers=headers)
+    rows = _rows(expected.data)
+    assert rows and all(cell.startswith("true|") for row in rows for name, cell in row if name == "v")
+    assert _rows(actual.data) == rows
+
+
 def test_construct_gives_the_same_graph(remote_config_built: Config, client) -> None:  # type: ignore[no-untyped-def]
     query = ("PREFIX bibo: <http://purl.org/ontology/bibo/> CONSTRUCT { ?w bibo:authorList ?l . ?l ?p ?o } "
              "WHERE { ?w bibo:authorList ?l . ?l ?p ?o }")

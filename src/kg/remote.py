@@ -45,6 +45,8 @@ RESULT_MEDIA = {"application/sparql-results+json": ox.QueryResultsFormat.JSON,
                 "text/tab-separated-values": ox.QueryResultsFormat.TSV}
 GRAPH_ACCEPT = "application/n-triples, text/turtle;q=0.9, text/plain;q=0.5"
 RESULTS_ACCEPT = "application/sparql-results+json, application/sparql-results+xml;q=0.9"
+XSD_BOOLEAN = ox.NamedNode("http://www.w3.org/2001/XMLSchema#boolean")
+BOOLEAN_MARKER = b"XMLSchema#boolean"  # Virtuoso answers SELECTs with true as "1"^^xsd:boolean
 LOOKUP_CACHE_ENTRIES = 4096
 LOOKUP_CACHE_QUADS = 2000
 LOOKUP_SECONDS = 60.0
@@ -243,19 +245,30 @@ class RemoteStore:
             raise QueryTimeout(f"the remote store stopped the query at its own time limit and sent partial results "
                                f"({response.partial}); narrow the query or add a LIMIT")
         if response.media_type in GRAPH_MEDIA or not response.media_type.startswith("application/sparql"):
-            return RemoteTriples([self.skolem.triple_to_blanks(t) for t in _triples(response)])
+            return RemoteTriples([self.normal_triple(t) for t in _triples(response)])
         result = _solutions(response)
-        if isinstance(result, ox.QueryBoolean) or self.skolem.marker not in response.body:
+        if isinstance(result, ox.QueryBoolean) or not (self.skolem.marker in response.body
+                                                       or BOOLEAN_MARKER in response.body):
             return result
-        return self._unskolemized(result)
+        return self._normalised(result)
 
-    def _unskolemized(self, solutions: ox.QuerySolutions) -> ox.QuerySolutions:
-        """The same solutions with skolem IRIs turned back into blank nodes (re-parsed from TSV)."""
+    def normal_term(self, term: Any) -> Any:
+        """A term read back from the engine as kg stored it: blank nodes for skolem IRIs, canonical booleans."""
+        if isinstance(term, ox.Literal) and term.datatype == XSD_BOOLEAN and term.value in ("1", "0"):
+            return ox.Literal("true" if term.value == "1" else "false", datatype=XSD_BOOLEAN)
+        return self.skolem.to_blank(term)
+
+    def normal_triple(self, triple: Any) -> ox.Triple:
+        """A triple read back from the engine as kg stored it."""
+        return ox.Triple(self.normal_term(triple.subject), triple.predicate, self.normal_term(triple.object))
+
+    def _normalised(self, solutions: ox.QuerySolutions) -> ox.QuerySolutions:
+        """The same solutions with every term as kg stored it (re-parsed from TSV)."""
         variables = solutions.variables
         lines = ["\t".join(str(v) for v in variables)]
         for row in solutions:
             terms = (row[v] for v in variables)
-            lines.append("\t".join("" if t is None else str(self.skolem.to_blank(t)) for t in terms))
+            lines.append("\t".join("" if t is None else str(self.normal_term(t)) for t in terms))
         return ox.parse_query_results(("\n".join(lines) + "\n").encode("utf-8"), format=ox.QueryResultsFormat.TSV)
 
     def quads_for_pattern(self, subject: Any, predicate: Any, obj: Any, graph_name: Any = None) -> list[ox.Quad]:
@@ -293,7 +306,7 @@ class RemoteStore:
         if response.partial:
             raise RemoteStoreError(f"the remote store sent a partial answer to a lookup ({response.partial}); "
                                    "raise its time limit (Virtuoso: MaxQueryExecutionTime)")
-        triples = sorted({self.skolem.triple_to_blanks(t) for t in _triples(response)}, key=str)
+        triples = sorted({self.normal_triple(t) for t in _triples(response)}, key=str)
         if len(triples) <= LOOKUP_CACHE_QUADS and len(self._lookups) < LOOKUP_CACHE_ENTRIES:
             self._lookups[key] = [ox.Quad(t.subject, t.predicate, t.object) for t in triples]
         return triples

@@ -49,9 +49,10 @@ def test_switch_update_is_one_valid_request() -> None:
     text = switch_update(NAMES, {"https://kg.example.org/graph/reference": NAMES.staging + "v2/0"},
                          ["https://kg.example.org/graph/profile/gone"], manifest)
     store = ox.Store()
-    store.update(f"INSERT DATA {{ GRAPH <{NAMES.manifest}> {{ <{NAMES.manifest}> <{MANIFEST_PROPERTY}> 'old' }} }}")
+    store.update(f"INSERT DATA {{ GRAPH <{NAMES.manifest}> {{ <{NAMES.build('v1')}> <{MANIFEST_PROPERTY}> 'old' }} }}")
     store.update(text)
     assert len(list(store.quads_for_pattern(None, None, None, ox.NamedNode(NAMES.manifest)))) == 1
+    assert text.index("INSERT DATA") < text.index("DELETE {"), "the new manifest goes in before the old goes"
     literal = next(iter(store.quads_for_pattern(None, None, None, ox.NamedNode(NAMES.manifest)))).object
     assert Manifest.from_json(literal.value) == manifest
     assert text.index("DROP SILENT GRAPH <https://kg.example.org/graph/reference>") < text.index("MOVE SILENT")

@@ -72,6 +72,10 @@ class RemoteNames:
         """The graph holding one build's union of the public graphs (the default graph kg queries)."""
         return f"{self.root}/kg/merged/{version}"
 
+    def build(self, version: str) -> str:
+        """The subject carrying one build's manifest."""
+        return f"{self.manifest}/{version}"
+
     @property
     def pending(self) -> str:
         """The graph listing staging graphs of a push in progress (so an interrupted push can be cleaned up)."""
@@ -125,34 +129,44 @@ class Manifest:
     merged: dict[str, Any]
     metadata: dict[str, Any] = field(default_factory=dict)
     retired: list[str] = field(default_factory=list)
+    sequence: int = 0
 
     def to_json(self) -> str:
         """The manifest as sorted JSON."""
         return json.dumps({"version": self.version, "graphs": self.graphs, "merged": self.merged,
-                           "metadata": self.metadata, "retired": self.retired}, sort_keys=True)
+                           "metadata": self.metadata, "retired": self.retired, "sequence": self.sequence},
+                          sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> Manifest:
         """A manifest read back from its JSON literal."""
         data = json.loads(text)
         manifest = cls(str(data["version"]), dict(data["graphs"]), dict(data["merged"]),
-                       dict(data.get("metadata", {})), list(data.get("retired", [])))
+                       dict(data.get("metadata", {})), list(data.get("retired", [])), int(data.get("sequence", 0)))
         if "graph" not in manifest.merged:
             raise KeyError("merged.graph")
         return manifest
 
 
 def read_manifest(client: SparqlClient, names: RemoteNames) -> Manifest | None:
-    """The manifest of the last build in the remote store, or None when kg never built there."""
-    query = (f"SELECT ?m WHERE {{ GRAPH <{names.manifest}> {{ <{names.manifest}> <{MANIFEST_PROPERTY}> ?m }} }}")
+    """The manifest of the last build in the remote store, or None when kg never built there.
+
+    Each build's manifest hangs off its own subject; a switch inserts the new one before deleting the old, so
+    a reader between the two sees both and takes the one with the higher sequence number.
+    """
+    query = f"SELECT ?m WHERE {{ GRAPH <{names.manifest}> {{ ?build <{MANIFEST_PROPERTY}> ?m }} }}"
     rows = list(_solutions(client.query(query, accept="application/sparql-results+json")))
-    if not rows:
-        return None
-    try:
-        return Manifest.from_json(str(rows[0][0].value))
-    except (ValueError, KeyError, TypeError) as error:
-        raise RemoteStoreError(f"the kg manifest in <{names.manifest}> is unreadable ({error}); run 'kg build' "
-                               "again to rewrite it") from None
+    found = []
+    for row in rows:
+        value = row["m"]
+        if value is None:
+            continue
+        try:
+            found.append(Manifest.from_json(str(value.value)))
+        except (ValueError, KeyError, TypeError) as error:
+            raise RemoteStoreError(f"the kg manifest in <{names.manifest}> is unreadable ({error}); run 'kg build' "
+                                   "again to rewrite it") from None
+    return max(found, key=lambda manifest: manifest.sequence, default=None)
 
 
 def _solutions(response: Any) -> Any:

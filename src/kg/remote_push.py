@@ -89,17 +89,19 @@ def _drop(client: SparqlClient, graphs: Iterable[str]) -> None:
 def switch_update(names: RemoteNames, moves: Mapping[str, str], drops: Iterable[str], manifest: Manifest) -> str:
     """The one update that makes a pushed build current: moves, drops and the new manifest.
 
-    The manifest is replaced with DELETE WHERE / INSERT DATA (a one-triple change) rather than DROP, which
-    Virtuoso commits row by row outside the request's transaction.
+    The new manifest is inserted before the old one is deleted (one triple each, never DROP, which Virtuoso
+    commits row by row), so a reader always finds a manifest; between the two it finds both and takes the
+    higher sequence number.
     """
     literal = ox.Literal(manifest.to_json())
     statements = []
     for target, staged in sorted(moves.items()):  # DROP first: MOVE SILENT of an empty (absent) graph is a no-op
         statements += [f"DROP SILENT GRAPH <{target}>", f"MOVE SILENT GRAPH <{staged}> TO GRAPH <{target}>"]
     statements += [f"DROP SILENT GRAPH <{g}>" for g in sorted(drops)]
-    statements.append(f"DELETE WHERE {{ GRAPH <{names.manifest}> {{ <{names.manifest}> <{MANIFEST_PROPERTY}> ?m }} }}")
-    statements.append(f"INSERT DATA {{ GRAPH <{names.manifest}> {{ <{names.manifest}> <{MANIFEST_PROPERTY}> "
-                      f"{literal} }} }}")
+    build = names.build(manifest.version)
+    statements.append(f"INSERT DATA {{ GRAPH <{names.manifest}> {{ <{build}> <{MANIFEST_PROPERTY}> {literal} }} }}")
+    statements.append(f"DELETE {{ GRAPH <{names.manifest}> {{ ?old <{MANIFEST_PROPERTY}> ?m }} }} WHERE {{ GRAPH "
+                      f"<{names.manifest}> {{ ?old <{MANIFEST_PROPERTY}> ?m }} FILTER(?old != <{build}>) }}")
     statements.append(f"DROP SILENT GRAPH <{names.pending}>")
     return " ;\n".join(statements)
 
@@ -122,7 +124,8 @@ def push(client: SparqlClient, base: str, graphs: Mapping[str, Iterable[ox.Tripl
     if not upload_merged:
         merged_entry["graph"] = old_merged["graph"]
     retired = [old_merged["graph"]] if upload_merged and "graph" in old_merged else []
-    manifest = Manifest(version, entries, merged_entry, dict(metadata, pushed_at=_now()), retired)
+    sequence = previous.sequence + 1 if previous else 1
+    manifest = Manifest(version, entries, merged_entry, dict(metadata, pushed_at=_now()), retired, sequence)
     changed = {name: lines for name, lines in bodies.items()
                if old_graphs.get(name, {}).get("sha256") != entries[name]["sha256"]}
     staged = {target: f"{names.staging}{version}/{number}" for number, target in enumerate(sorted(changed))}

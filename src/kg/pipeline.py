@@ -7,6 +7,7 @@ import resource
 import time
 import uuid
 from collections.abc import Callable
+from typing import Any
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from .incremental import (
 from .iris import Minter
 from .mapping import MappedGraphs, map_corpus
 from .model import Corpus, parse_corpus
-from .reasoning import infer
+from .reasoning import inferred_triples
 from .resolve import resolve
 from .rules import LocalRules, compile_rules, has_joins, unsupported_axioms
 from .sources import DataFiles, load_turtle_dir, read_data_dir
@@ -185,13 +186,10 @@ def _now() -> str:
 def _full(config: Config, mapped: MappedGraphs, ontology: Graph, reasoner: str, metadata: dict[str, object],
           stage: Callable[..., None]) -> tuple[str, dict[str, int]]:
     """Reason over everything and write a fresh store version (or push to the remote store)."""
-    asserted = Graph()
-    for graph in mapped.graphs.values():
-        asserted += graph
     minter = Minter(config.base)
-    inferred = infer(asserted, ontology, reasoner)
+    inferred = inferred_triples(mapped.graphs.values(), ontology, reasoner)
     stage("reason", "full")
-    graphs: dict[URIRef, Graph] = dict(mapped.graphs)
+    graphs: dict[URIRef, Any] = dict(mapped.graphs)
     graphs[minter.graph("ontology")] = ontology
     graphs[minter.graph("inferred")] = inferred
     triples = {str(iri): len(graph) for iri, graph in sorted(graphs.items())}
@@ -204,7 +202,7 @@ def _full(config: Config, mapped: MappedGraphs, ontology: Graph, reasoner: str, 
     return location, triples
 
 
-def push_graphs(config: Config, graphs: dict[URIRef, Graph], metadata: dict[str, object]) -> str:
+def push_graphs(config: Config, graphs: dict[URIRef, Any], metadata: dict[str, object]) -> str:
     """Push the graphs into the configured remote store (kg.remote_push); returns where they went."""
     from .remote_client import RemoteLocation, SparqlClient
     from .remote_push import push

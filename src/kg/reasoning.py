@@ -51,20 +51,29 @@ def infer(asserted: Graph, ontology: Graph, reasoner: str = "rules") -> Graph:
     reasoner "rules" uses the project's semi-naive engine (exact for the axioms it supports, falling back
     to owlrl when the ontology uses others); "owlrl" uses owlrl. The input graphs are never modified.
     """
+    inferred = bind_prefixes(Graph())
+    for triple in inferred_triples([asserted], ontology, reasoner):
+        inferred.add(triple)
+    return inferred
+
+
+def inferred_triples(graphs: Iterable[Graph], ontology: Graph, reasoner: str = "rules") -> set[tuple]:  # type: ignore[type-arg]
+    """infer() over the union of several graphs, as a set of triples, without merging them into one graph."""
     if reasoner not in REASONERS:
         raise ValueError(f"unknown reasoner {reasoner!r}; choose one of {', '.join(REASONERS)}")
     unsupported = unsupported_axioms(ontology) if reasoner == "rules" else []
     if unsupported:
         logger.warning("ontology uses axioms the rule engine does not implement (%s); using owlrl", unsupported[0])
-    known = set(asserted) | set(ontology)
+    asserted: set[tuple] = set()  # type: ignore[type-arg]
+    for graph in graphs:
+        asserted.update(graph)
+    known = asserted | set(ontology)
     if reasoner == "owlrl" or unsupported:
-        closure: Iterable[tuple] = owlrl_closure(asserted, ontology)  # type: ignore[type-arg]
+        merged = Graph()
+        for triple in asserted:
+            merged.add(triple)
+        closure: Iterable[tuple] = owlrl_closure(merged, ontology)  # type: ignore[type-arg]
     else:
         closure = materialize(known, ontology)
-    abox_nodes = {term for triple in asserted for term in (triple[0], triple[2])
-                  if isinstance(term, (URIRef, BNode))}
-    inferred = bind_prefixes(Graph())
-    for triple in closure:
-        if triple not in known and is_meaningful(triple, abox_nodes):
-            inferred.add(triple)
-    return inferred
+    abox_nodes = {term for triple in asserted for term in (triple[0], triple[2]) if isinstance(term, (URIRef, BNode))}
+    return {triple for triple in closure if triple not in known and is_meaningful(triple, abox_nodes)}

@@ -57,8 +57,8 @@ def from_ox(term: Any) -> Any:
     raise TypeError(f"cannot convert {term!r}")
 
 
-def graph_quads(graph_iri: URIRef, graph: Graph) -> Iterator[ox.Quad]:
-    """The triples of an rdflib graph as quads in a named graph."""
+def graph_quads(graph_iri: URIRef, graph: Iterable[Any]) -> Iterator[ox.Quad]:
+    """The triples of an rdflib graph (or any iterable of rdflib triples) as quads in a named graph."""
     name = ox.NamedNode(str(graph_iri))
     for s, p, o in graph:
         yield ox.Quad(to_ox(s), to_ox(p), to_ox(o), name)
@@ -152,7 +152,7 @@ def open_store(config: Any) -> Any:
     return Store.open(config.store)
 
 
-def _all_quads(graphs: dict[URIRef, Graph]) -> Iterator[ox.Quad]:
+def _all_quads(graphs: dict[URIRef, Any]) -> Iterator[ox.Quad]:
     """Every named-graph quad, each followed by its copy in the default graph (the merge)."""
     default = ox.DefaultGraph()
     for graph_iri in sorted(graphs):
@@ -161,7 +161,7 @@ def _all_quads(graphs: dict[URIRef, Graph]) -> Iterator[ox.Quad]:
             yield ox.Quad(quad.subject, quad.predicate, quad.object, default)
 
 
-def _fill(oxstore: ox.Store, graphs: dict[URIRef, Graph], bulk: bool = False) -> None:
+def _fill(oxstore: ox.Store, graphs: dict[URIRef, Any], bulk: bool = False) -> None:
     """Load graphs and their merge; bulk loading (no transaction) is for fresh on-disk versions."""
     if bulk:
         oxstore.bulk_extend(_all_quads(graphs))
@@ -169,7 +169,7 @@ def _fill(oxstore: ox.Store, graphs: dict[URIRef, Graph], bulk: bool = False) ->
         oxstore.extend(_all_quads(graphs))
 
 
-def write_store(store_dir: Path, graphs: dict[URIRef, Graph], metadata: dict[str, Any]) -> Path:
+def write_store(store_dir: Path, graphs: dict[URIRef, Any], metadata: dict[str, Any]) -> Path:
     """Write graphs into a fresh store version and switch the store symlink to it atomically."""
     store_dir = store_dir.absolute()
     store_dir.parent.mkdir(parents=True, exist_ok=True)

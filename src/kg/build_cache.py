@@ -25,8 +25,7 @@ from rdflib import Graph, URIRef
 from rdflib.plugins.stores.memory import Memory
 
 from .iris import Minter
-from .mapping import MappedGraphs, ProfileMapper, provenance
-from .mapping_reference import reference_graph
+from .mapping import MappedGraphs, ProfileMapper, provenance, with_reference
 from .model import Corpus, Origin, Profile
 from .namespaces import bind_prefixes
 from .resolve import Resolution
@@ -266,12 +265,7 @@ def _map_profile(profile: Profile, minter: Minter, resolution: Resolution, graph
 def map_corpus_cached(corpus: Corpus, minter: Minter, resolution: Resolution, reference_sha256: str,
                       cache: MapCache) -> tuple[MappedGraphs, MapStats]:
     """map_corpus (kg.mapping) with unchanged profiles read from the cache; the result is the same."""
-    result, stats = MappedGraphs(), MapStats(profiles=len(corpus.profiles))
-    reference = reference_graph(minter, list(corpus.organizations), list(corpus.venues), result.origins)
-    ref_iri = minter.graph("reference")
-    provenance(reference, minter, ref_iri, "organizations.yaml+venues.yaml", reference_sha256)
-    result.graphs[ref_iri] = reference
-    result.sources[ref_iri] = "data/organizations.yaml"
+    result, stats = with_reference(corpus, minter, reference_sha256), MapStats(profiles=len(corpus.profiles))
     for profile in corpus.profiles:
         graph_iri = minter.graph(f"profile/{profile.id}")
         key = cache.key(profile, minter, reference_sha256)

@@ -204,16 +204,22 @@ def provenance(graph: Graph, minter: Minter, graph_iri: URIRef, source_path: str
         graph.add((source, KG.sha256, Literal(sha256)))
 
 
-def map_corpus(corpus: Corpus, minter: Minter, resolution: Resolution | None = None,
-               reference_sha256: str = "") -> MappedGraphs:
-    """Map a whole corpus: the reference graph and one graph per profile."""
-    resolution = resolution or resolve(corpus)
+def with_reference(corpus: Corpus, minter: Minter, reference_sha256: str) -> MappedGraphs:
+    """Mapped graphs holding only the reference graph (organisations and venues), with its provenance."""
     result = MappedGraphs()
     reference = reference_graph(minter, list(corpus.organizations), list(corpus.venues), result.origins)
     ref_iri = minter.graph("reference")
     provenance(reference, minter, ref_iri, "organizations.yaml+venues.yaml", reference_sha256)
     result.graphs[ref_iri] = reference
     result.sources[ref_iri] = "data/organizations.yaml"
+    return result
+
+
+def map_corpus(corpus: Corpus, minter: Minter, resolution: Resolution | None = None,
+               reference_sha256: str = "") -> MappedGraphs:
+    """Map a whole corpus: the reference graph and one graph per profile."""
+    resolution = resolution or resolve(corpus)
+    result = with_reference(corpus, minter, reference_sha256)
     for profile in corpus.profiles:
         graph_iri = minter.graph(f"profile/{profile.id}")
         graph = ProfileMapper(minter, resolution, profile, result.origins).run()

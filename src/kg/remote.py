@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +32,7 @@ from .config import Config
 from .errors import BadQuery, QueryTimeout, RemoteStoreError, StoreMissing
 from .remote_client import RemoteLocation, SparqlClient
 from .server.guard import keywords, tokens
-from .store import from_ox
+from .store import rdflib_graph_of
 
 MANIFEST_PROPERTY = "https://kg.example.org/ontology#buildManifest"
 STAGING_PROPERTY = "https://kg.example.org/ontology#stagingGraph"
@@ -344,11 +344,7 @@ class RemoteStore:
 
     def rdflib_graph(self, graph: str | None = None) -> Graph:
         """One named graph, or the merge of all, as an rdflib Graph."""
-        result = Graph()
-        source: Iterable[Any] = self.default_triples() if graph is None else (q.triple for q in self.quads(graph))
-        for t in source:
-            result.add((from_ox(t.subject), from_ox(t.predicate), from_ox(t.object)))
-        return result
+        return rdflib_graph_of(self.default_triples() if graph is None else (q.triple for q in self.quads(graph)))
 
     def __len__(self) -> int:
         return sum(int(g.get("triples", 0)) for g in self.manifest.graphs.values())

@@ -136,11 +136,15 @@ class Store:
 
     def rdflib_graph(self, graph: str | None = None) -> Graph:
         """One named graph, or the merge of all, as an rdflib Graph."""
-        result = Graph()
-        source: Iterable[Any] = self.default_triples() if graph is None else (q.triple for q in self.quads(graph))
-        for t in source:
-            result.add((from_ox(t.subject), from_ox(t.predicate), from_ox(t.object)))
-        return result
+        return rdflib_graph_of(self.default_triples() if graph is None else (q.triple for q in self.quads(graph)))
+
+
+def rdflib_graph_of(triples: Iterable[Any]) -> Graph:
+    """pyoxigraph triples as an rdflib Graph."""
+    result = Graph()
+    for t in triples:
+        result.add((from_ox(t.subject), from_ox(t.predicate), from_ox(t.object)))
+    return result
 
 
 def open_store(config: Any) -> Any:

@@ -15,7 +15,7 @@ from rdflib.namespace import RDF, SH
 
 from .errors import KgError
 from .namespaces import bind_prefixes
-from .store import Store, from_ox
+from .store import Store, rdflib_graph_of
 from .validation import ValidationReport, Violation, _message, _path_text, _value_text
 from .writes_edits import GraphNames
 
@@ -100,11 +100,8 @@ def union(graphs: Graphs) -> set[Triple]:
 
 
 def rdflib_graph(triples: Iterable[Triple]) -> Graph:
-    """pyoxigraph triples as an rdflib graph (for pySHACL and the reasoner)."""
-    graph = bind_prefixes(Graph())
-    for t in triples:
-        graph.add((from_ox(t.subject), from_ox(t.predicate), from_ox(t.object)))
-    return graph
+    """pyoxigraph triples as an rdflib graph with the project's prefixes (for validation and the reasoner)."""
+    return bind_prefixes(rdflib_graph_of(triples))
 
 
 def reconcile(before_named: Graphs, before_default: set[Triple], after_named: Graphs, after_default: set[Triple],

@@ -20,7 +20,9 @@ def test_prologue_declares_only_what_the_query_leaves_out() -> None:
     prologue = _prologue(text, "http://127.0.0.1/sparql", prefixes)
     assert prologue == "BASE <http://127.0.0.1/sparql>\nPREFIX foaf: <http://xmlns.com/foaf/0.1/>\n"
     assert _prologue("BASE <http://b/> ASK {}", "http://127.0.0.1/sparql", {}) == ""
-    assert "PREFIX schema:" in _prologue('SELECT * { ?s ?p "PREFIX schema: <x>" }', None, prefixes)
+    assert _prologue('SELECT * { ?s schema:name "PREFIX schema: <x>" }', None, prefixes) == (
+        "PREFIX schema: <http://schema.org/>\n")
+    assert _prologue("SELECT * { ?s ?p ?o }", None, prefixes) == ""
 
 
 def test_skolem_iris_round_trip_blank_nodes() -> None:

@@ -398,3 +398,14 @@ def test_w3c_protocol(client: FlaskClient, requests: list[Any]) -> None:
             assert response.status_code == 403, response.data
         else:
             assert response.status_code // 100 in statuses, (path, response.status_code, response.data)
+
+
+def test_construct_bytes_do_not_depend_on_blank_node_labels() -> None:
+    from kg.server.results import canonical_lines
+
+    one = b'_:a1 <http://e/p> <http://e/x> .\n<http://e/s> <http://e/r> _:a1 .\n_:a1 <http://e/q> "v" .\n'
+    other = b'<http://e/s> <http://e/r> _:f0e .\n_:f0e <http://e/q> "v" .\n_:f0e <http://e/p> <http://e/x> .\n'
+    assert canonical_lines(one) == canonical_lines(other)
+    assert len(canonical_lines(one + other)) == 6  # two distinct blank nodes, however alike: kept apart
+    plain = b'<http://e/s> <http://e/p> "b" .\n<http://e/s> <http://e/p> "a" .\n<http://e/s> <http://e/p> "a" .\n'
+    assert canonical_lines(plain) == [b'<http://e/s> <http://e/p> "a" .\n', b'<http://e/s> <http://e/p> "b" .\n']

@@ -6,7 +6,8 @@ SPARQLWrapper ignore headers, and a truncated COUNT-less result looks complete. 
 results once in a line-per-row format (TSV / N-Triples, one row or triple per line, nothing escaped onto
 a second line) and stops as soon as the limit is passed, so an oversized result is never built in full.
 
-Graph results are sorted and deduplicated, so the same CONSTRUCT gives the same bytes from every worker.
+Graph results are deduplicated, sorted and their blank nodes canonically labelled (RDFC-1.0), so the same
+CONSTRUCT gives the same bytes from every worker and every run.
 
 Time limit: ``query_timeout`` is checked each time pyoxigraph hands over a chunk of serialised results
 (``QueryTimeout``, 503). pyoxigraph offers no way to cancel a query, so a query that computes for long
@@ -127,10 +128,20 @@ def serialize_result(result: Any, fmt: Format, limits: Limits) -> bytes:
         return out.getvalue()
     counter = _Counter(limits.max_results, limits, "triples")
     result.serialize(counter, format=ox.RdfFormat.N_TRIPLES)
-    lines = sorted(set(counter.value().splitlines(keepends=True)))
+    lines = canonical_lines(counter.value())
     if fmt is Format.N_TRIPLES:
         return b"".join(lines)
     return serialize_rdf(ox.parse(b"".join(lines), format=ox.RdfFormat.N_TRIPLES), fmt)
+
+
+def canonical_lines(ntriples: bytes) -> list[bytes]:
+    """Distinct N-Triples lines, sorted; blank nodes relabelled by RDF canonicalization (RDFC-1.0) when there
+    are any, since a CONSTRUCT template's blank nodes get fresh random labels on every run."""
+    if b"_:" not in ntriples:
+        return sorted(set(ntriples.splitlines(keepends=True)))
+    dataset = ox.Dataset(ox.parse(ntriples, format=ox.RdfFormat.N_TRIPLES))
+    dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
+    return sorted({f"{quad.triple} .\n".encode("utf-8") for quad in dataset})
 
 
 def serialize_rdf(statements: Iterable[Any], fmt: Format, prefixes: Mapping[str, str] = PREFIXES) -> bytes:

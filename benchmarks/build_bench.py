@@ -35,7 +35,7 @@ from kg.validation import validate_graphs  # noqa: E402
 from kg.validation_shards import validate_sharded  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-STAGE = re.compile(r"^(\w+)\s+([\d.]+) s\s+peak\s+([\d.]+) MB$")
+STAGE = re.compile(r"^(\w+)\s+([\d.]+) s(?:\s+\(.*\))?\s+peak\s+([\d.]+) MB$")
 
 
 def corpus(out: Path, triples: int) -> Path:
@@ -54,7 +54,8 @@ def timed_build(data: Path, store: Path) -> dict:
     wall = time.perf_counter() - started
     stages = {m.group(1): {"seconds": float(m.group(2)), "peak_mb": float(m.group(3))}
               for m in map(STAGE.match, done.stdout.splitlines()) if m}
-    total = sum(int(n) for n in re.findall(r"^\s+(\d+)\s+https?://", done.stdout, flags=re.M))
+    built = re.search(r"^built .* \((\d+) triples\)$", done.stdout, flags=re.M)
+    total = int(built.group(1)) if built else 0
     return {"stages": stages, "wall_seconds": round(wall, 2), "triples": total}
 
 

@@ -28,7 +28,7 @@ from generate import generate  # noqa: E402
 
 from kg.iris import Minter  # noqa: E402
 from kg.mapping import map_corpus  # noqa: E402
-from kg.model import parse_corpus  # noqa: E402
+from kg.parsing import parse_corpus  # noqa: E402
 from kg.reasoning import infer  # noqa: E402
 from kg.sources import load_turtle_dir, read_data_dir  # noqa: E402
 from kg.validation import validate_graphs  # noqa: E402

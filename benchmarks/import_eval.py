@@ -23,7 +23,8 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from kg.errors import KgError  # noqa: E402
 from kg.importers import import_file  # noqa: E402
-from kg.model import Profile, parse_profile  # noqa: E402
+from kg.model import Profile  # noqa: E402
+from kg.parsing import parse_profile  # noqa: E402
 from kg.resolve import normalize_name  # noqa: E402
 from kg.sources import parse_yaml  # noqa: E402
 

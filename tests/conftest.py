@@ -56,7 +56,7 @@ def config() -> Config:
 @pytest.fixture(scope="session")
 def corpus():  # type: ignore[no-untyped-def]
     """The repository's data/ parsed into the profile model."""
-    from kg.model import parse_corpus
+    from kg.parsing import parse_corpus
     from kg.sources import read_data_dir
 
     return parse_corpus(read_data_dir(REPO_DATA))

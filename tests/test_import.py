@@ -20,7 +20,8 @@ from kg.importers.names import split_authors
 from kg.importers.prose import find_email, find_metrics
 from kg.importers.venues import Reference
 from kg.importers.writer import scalar
-from kg.model import Profile, parse_profile
+from kg.model import Profile
+from kg.parsing import parse_profile
 from kg.sources import parse_yaml
 
 DATA = PROJECT_ROOT / "data"

@@ -23,7 +23,8 @@ import pytest
 
 from kg.config import PROJECT_ROOT
 from kg.importers import import_file
-from kg.model import Profile, parse_profile
+from kg.model import Profile
+from kg.parsing import parse_profile
 from kg.sources import parse_yaml
 
 CORPUS = Path(__file__).parent / "data" / "import_corpus"

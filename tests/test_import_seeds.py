@@ -8,7 +8,8 @@ import pytest
 
 from kg.config import PROJECT_ROOT
 from kg.importers import import_file
-from kg.model import Profile, parse_profile
+from kg.model import Profile
+from kg.parsing import parse_profile
 from kg.sources import parse_yaml, read_yaml
 
 # shared/ sits beside the repository (../shared/seeds); the brief's PROJECT_ROOT.parent.parent form is kept too.

@@ -16,7 +16,7 @@ from kg.build_cache import MapCache, answers_match, map_corpus_cached
 from kg.config import Config
 from kg.errors import KgError
 from kg.iris import Minter
-from kg.model import parse_corpus
+from kg.parsing import parse_corpus
 from kg.pipeline import BuildResult, build, build_cache
 from kg.resolve import resolve
 from kg.sources import read_data_dir

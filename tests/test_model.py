@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kg.errors import SourceError, SourceErrors
-from kg.model import parse_author, parse_corpus, parse_profile
+from kg.parsing import parse_author, parse_corpus, parse_profile
 from kg.sources import parse_yaml, read_data_dir
 
 DATA = Path(__file__).parent / "data"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kg.errors import SourceErrors
-from kg.model import parse_corpus
+from kg.parsing import parse_corpus
 from kg.resolve import initials_form, normalize_name, resolve
 from kg.sources import read_data_dir
 

@@ -12,7 +12,7 @@ from rdflib.namespace import RDF, SH, XSD
 from kg import validation
 from kg.iris import Minter
 from kg.mapping import map_corpus
-from kg.model import parse_corpus
+from kg.parsing import parse_corpus
 from kg.sources import read_data_dir
 from kg.validation import _run, _union
 

@@ -16,7 +16,8 @@ from kg.config import PROJECT_ROOT
 from kg.errors import ValidationFailed
 from kg.iris import Minter
 from kg.mapping import MappedGraphs, map_corpus
-from kg.model import Origin, parse_corpus
+from kg.model import Origin
+from kg.parsing import parse_corpus
 from kg.sources import read_data_dir
 from kg.validation import ValidationReport, Violation, validate_graph, validate_graphs
 

@@ -11,7 +11,7 @@ from rdflib import Graph
 
 from kg.iris import Minter
 from kg.mapping import MappedGraphs, map_corpus
-from kg.model import parse_corpus
+from kg.parsing import parse_corpus
 from kg.sources import read_data_dir
 from kg.validation import validate_graphs
 from kg.validation_shards import validate_sharded

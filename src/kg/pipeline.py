@@ -30,7 +30,8 @@ from .incremental import (
 )
 from .iris import Minter
 from .mapping import MappedGraphs, map_corpus
-from .model import Corpus, parse_corpus
+from .model import Corpus
+from .parsing import parse_corpus
 from .reasoning import inferred_triples
 from .resolve import resolve
 from .rules import LocalRules, compile_rules, has_joins, unsupported_axioms

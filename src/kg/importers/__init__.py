@@ -9,7 +9,7 @@ import yaml
 
 from ..errors import Location, SourceError
 from ..iris import slugify
-from ..model import parse_profile
+from ..parsing import parse_profile
 from ..sources import parse_yaml
 from .detect import BIBTEX, HTML, detect_kind, read_input
 from .records import Draft

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import Location, SourceError
-from ..model import parse_organizations, parse_venues
+from ..parsing import parse_organizations, parse_venues
 from ..resolve import Lookup, normalize_name
 from ..sources import read_yaml
 from .dates import last_year

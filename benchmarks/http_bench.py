@@ -577,6 +577,18 @@ def fmt(value: float | None, digits: int = 1) -> str:
     return f"{value:.{digits}f}" if value >= 1 else f"{value:.{max(digits, 2)}f}"
 
 
+def rps_cell(s: dict[str, Any] | None, few: bool = True) -> str:
+    """A throughput table cell: requests/s with capped, few-requests and error marks."""
+    if s is None:
+        return ""
+    if s.get("skipped"):
+        return "not run"
+    mark = " (capped)" if s["capped"] else ""
+    mark += " (few)" if few and not s["capped"] and s.get("min_ok", 99) < 10 else ""
+    mark += f" ({s['errors']} err)" if s["errors"] else ""
+    return fmt(s["rps"]) + mark
+
+
 def markdown(result: dict[str, Any]) -> str:
     servers = [s for s in result["servers"]]
     summary = {(s["query"], s["clients"], s["server"]): s for s in result["summary"]}
@@ -598,18 +610,7 @@ def markdown(result: dict[str, Any]) -> str:
              "| query | clients | " + " | ".join(servers) + " | " + " | ".join(f"{a}/{b}" for a, b in RATIOS) + " |",
              "|---|---:|" + "---:|" * (len(servers) + len(RATIOS))]
     for key in keys:
-        cells = []
-        for name in servers:
-            s = summary.get((*key, name))
-            if s is None:
-                cells.append("")
-            elif s.get("skipped"):
-                cells.append("not run")
-            else:
-                mark = " (capped)" if s["capped"] else ""
-                mark += " (few)" if not s["capped"] and s.get("min_ok", 99) < 10 else ""
-                mark += f" ({s['errors']} err)" if s["errors"] else ""
-                cells.append(fmt(s["rps"]) + mark)
+        cells = [rps_cell(summary.get((*key, name))) for name in servers]
         r = ratio.get(key, {})
         rcells = [(f"{r[f'{a}/{b}']:g}" + ("*" if r.get(f"{a}/{b}_capped") else "")) if f"{a}/{b}" in r else "–"
                   for a, b in RATIOS]

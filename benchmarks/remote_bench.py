@@ -60,7 +60,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 import http_bench as hb  # noqa: E402
-from http_bench import Query, Server, fmt, log  # noqa: E402
+from http_bench import Query, Server, fmt, log, rps_cell  # noqa: E402
 
 XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 ENGINES = ("oxigraph", "virtuoso")
@@ -466,17 +466,7 @@ def markdown(result: dict[str, Any]) -> str:
     lines += ["", "## Throughput (requests/s, 2xx only)", "",
               "| query | clients | " + " | ".join(servers) + " |", "|---|---:|" + "---:|" * len(servers)]
     for key in keys:
-        cells = []
-        for name in servers:
-            s = summary.get((*key, name))
-            if s is None:
-                cells.append("")
-            elif s.get("skipped"):
-                cells.append("not run")
-            else:
-                mark = " (capped)" if s["capped"] else ""
-                mark += f" ({s['errors']} err)" if s["errors"] else ""
-                cells.append(fmt(s["rps"]) + mark)
+        cells = [rps_cell(summary.get((*key, name)), few=False) for name in servers]
         lines.append(f"| {key[0]} | {key[1]} | " + " | ".join(cells) + " |")
     lines += ["", "## Ratios: kg in front / the engine queried directly", "",
               "| query | clients | " + " | ".join(f"{a} / {b}" for a, b in present) + " |",

@@ -30,7 +30,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.query import Result
 
 from .conftest import assert_isomorphic
-from .engines import Engine, clear, graphs, update
+from .engines import Engine, clear, engine_unavailable, graphs, update
 
 EX = "http://kg.test/"
 XSD = "http://www.w3.org/2001/XMLSchema#"
@@ -609,3 +609,12 @@ def test_timing_note(oxigraph_engine: Engine, virtuoso_engine: Engine) -> None:
     assert time.monotonic() - started < 10
     print(json.dumps({"oxigraph_start_s": round(oxigraph_engine.startup_seconds, 2),
                       "virtuoso_start_s": round(virtuoso_engine.startup_seconds, 2)}))
+
+
+def test_a_missing_engine_fails_on_ci_and_skips_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="cannot run on CI: virtuoso-t is missing"):
+        engine_unavailable("virtuoso-t is missing")
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="virtuoso-t is missing"):
+        engine_unavailable("virtuoso-t is missing")

@@ -371,8 +371,18 @@ def test_guarded_writes_commit_to_the_remote_store(engine: Engine, tmp_path: Pat
     after = RemoteStore.open(config)
     assert after.manifest.version != before.version
     assert (tmp_path / "data" / "edits" / "edits.nq").exists()
+    graph = f"{OTHER_BASE}/graph/notes"
+    body = f"<{OTHER_BASE}/id/note/1> <http://www.w3.org/2000/01/rdf-schema#label> \"a note\"@en .\n"
+    put = site.put("/store", query_string={"graph": graph}, data=body, content_type="application/n-triples",
+                   headers={"Authorization": "Bearer secret"})
+    assert put.status_code == 201, put.data
+    got = site.get("/store", query_string={"graph": graph}, headers={"Accept": "application/n-triples"})
+    assert got.status_code == 200
+    assert_isomorphic(Graph().parse(data=got.data, format="nt"), Graph().parse(data=body, format="nt"))
+    assert graph in RemoteStore.open(config).graph_names()
     build(config)
     assert answer(), "kg build did not replay the accepted edit"
+    assert graph in RemoteStore.open(config).graph_names(), "kg build did not replay the uploaded graph"
 
 
 def test_kg_serve_process_in_front_of_the_remote_store(remote_config_built: Config, engine: Engine) -> None:

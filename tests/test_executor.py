@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.server.cache import ResultCache
+from kg.server.cache import ENTRY_OVERHEAD, ResultCache
 from kg.server.errors import QueryTimeout
 from kg.server.executor import EngineCrashed, QueryFailed, QueryJob, QueryPool, Saturated
 
@@ -104,7 +104,8 @@ def test_saturation_answers_503_instead_of_queueing(built_store_dir: Path) -> No
 
 
 def test_result_cache_is_bounded_and_lru() -> None:
-    cache = ResultCache(max_bytes=10, max_entry=6)
+    entry = 1 + 5 + ENTRY_OVERHEAD  # key, value, overhead
+    cache = ResultCache(max_bytes=2 * entry, max_entry=entry)
     cache.put("a", b"12345")
     cache.put("b", b"12345")
     assert cache.get("a") == b"12345"
@@ -112,6 +113,13 @@ def test_result_cache_is_bounded_and_lru() -> None:
     assert cache.get("b") is None and cache.get("a") == b"12345" and cache.get("c") == b"123"
     cache.put("big", b"1234567")
     assert cache.get("big") is None
+
+
+def test_result_cache_counts_its_keys() -> None:
+    cache = ResultCache(max_bytes=10_000_000, max_entry=2_000_000)
+    for i in range(50):
+        cache.put((f"{i}" + "x" * 1_000_000,), b"1")
+    assert cache.size <= 10_000_000 and len(cache.entries) < 10
 
 
 def test_workers_that_cannot_start_fail_fast(tmp_path: Path) -> None:

@@ -5,11 +5,14 @@ KgError
  ├── ValidationFailed   SHACL violations (carries the report)
  ├── BuildError         the build could not complete
  ├── StoreMissing       no store has been built yet
- └── BadQuery           a malformed or refused SPARQL request
+ ├── BadQuery           a malformed or refused SPARQL request
+ └── DiskFull           the disk or quota filled up during a write (nothing was changed)
 """
 
 from __future__ import annotations
 
+import errno
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -102,3 +105,32 @@ class QueryTimeout(KgError):
     """A query ran longer than query_timeout."""
 
     status = 503
+
+
+class QueryMemoryLimit(KgError):
+    """A query needed more memory than query_memory_mb allows."""
+
+    status = 503
+    exit_code = 6
+
+
+class DiskFull(KgError):
+    """The disk or the quota filled up during a write; the write was undone, so nothing was changed."""
+
+    status = 507
+    exit_code = 8
+    ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+
+    def __init__(self, message: str = "the disk is full; nothing was changed; free space and retry") -> None:
+        super().__init__(message)
+
+    @classmethod
+    def caused(cls, error: BaseException) -> bool:
+        """Whether an error says the disk or the quota is full: its errno, or the system's message for one
+        (the store's engine reports I/O errors as text, such as "IO error: No space left on device")."""
+        if not isinstance(error, OSError):
+            return False
+        if error.errno in cls.ERRNOS:
+            return True
+        text = str(error)
+        return any(os.strerror(number) in text for number in cls.ERRNOS)

@@ -1,4 +1,5 @@
-"""A bounded, thread-safe LRU cache of serialised query results, keyed by data version."""
+"""A bounded, thread-safe LRU cache of byte strings (serialised query results, query forms), counted in total
+bytes: values, keys (the query texts in them) and a fixed overhead per entry."""
 
 from __future__ import annotations
 
@@ -6,9 +7,25 @@ import threading
 from collections import OrderedDict
 from collections.abc import Hashable
 
+ENTRY_OVERHEAD = 200
+
+
+def key_size(key: Hashable) -> int:
+    """Approximate bytes a key holds: its strings and byte strings, nested tuples included.
+
+    >>> key_size(("v1", "ASK {}", ("a", "b")))
+    10
+    """
+    if isinstance(key, (str, bytes)):
+        return len(key)
+    if isinstance(key, tuple):
+        return sum(key_size(part) for part in key)
+    return 8
+
 
 class ResultCache:
-    """Least-recently-used byte strings, bounded in total size; entries larger than max_entry are not kept."""
+    """Least-recently-used byte strings, bounded in total size (keys included); entries larger than max_entry are
+    not kept."""
 
     def __init__(self, max_bytes: int, max_entry: int) -> None:
         self.max_bytes, self.max_entry = max_bytes, max_entry
@@ -30,17 +47,18 @@ class ResultCache:
 
     def put(self, key: Hashable, value: bytes) -> None:
         """Keep a value, evicting the least recently used ones past max_bytes."""
-        if len(value) > self.max_entry or self.max_bytes <= 0:
+        size = len(value) + key_size(key) + ENTRY_OVERHEAD
+        if size > self.max_entry or self.max_bytes <= 0:
             return
         with self.lock:
             old = self.entries.pop(key, None)
             if old is not None:
-                self.size -= len(old)
+                self.size -= len(old) + key_size(key) + ENTRY_OVERHEAD
             self.entries[key] = value
-            self.size += len(value)
+            self.size += size
             while self.size > self.max_bytes:
-                _, evicted = self.entries.popitem(last=False)
-                self.size -= len(evicted)
+                evicted_key, evicted = self.entries.popitem(last=False)
+                self.size -= len(evicted) + key_size(evicted_key) + ENTRY_OVERHEAD
 
     def clear(self) -> None:
         """Drop everything."""

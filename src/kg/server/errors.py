@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from ..errors import BadQuery, KgError, QueryTimeout
+from ..errors import BadQuery, KgError, QueryMemoryLimit, QueryTimeout
 
-__all__ = ["NotFound", "PayloadTooLarge", "QueryTimeout", "ReadOnly", "TooManyResults", "UnsupportedMediaType"]
+__all__ = ["NotFound", "PayloadTooLarge", "QueryMemoryLimit", "QueryTimeout", "ReadOnly", "TooManyResults",
+           "UnsupportedMediaType"]
 
 
 class ReadOnly(KgError):

@@ -1,4 +1,4 @@
-"""Query guards: refuse federated queries (SERVICE) before anything runs.
+"""Query guards: refuse federated queries (SERVICE) and learn the query form before anything runs.
 
 The decision is made on SPARQL tokens, not on the raw text: strings, IRIs, comments, variables, prefixed
 names and language tags are tokens of their own, so only a bare ``SERVICE`` keyword counts.
@@ -76,12 +76,66 @@ def nesting_error(query: str, limit: int = MAX_NESTING) -> str | None:
         if char in OPENERS:
             depth += 1
             if depth > limit:
-                line = query.count("\n", 0, match.start()) + 1
-                column = match.start() - (query.rfind("\n", 0, match.start()) + 1) + 1
-                return f"the query nests brackets more than {limit} deep (line {line}, column {column}); flatten it"
+                return f"the query nests brackets more than {limit} deep ({position(query, match.start())}); flatten it"
         elif char in CLOSERS:
             depth = max(0, depth - 1)
     return None
+
+
+FORMS = {"SELECT": "select", "ASK": "ask", "CONSTRUCT": "graph", "DESCRIBE": "graph"}
+UPDATE_KEYWORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "CREATE", "DROP", "COPY", "MOVE", "ADD", "WITH"}
+
+
+def position(text: str, offset: int) -> str:
+    """'line L, column C' (1-based) of an offset in a text.
+
+    >>> position("ASK {\\n  ?x }", 8)
+    'line 2, column 3'
+    """
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return f"line {line}, column {column}"
+
+
+def query_form(query: str) -> str:
+    """The query form ("select", "ask" or "graph" for CONSTRUCT/DESCRIBE), read from the tokens after the
+    prologue (BASE and PREFIX declarations); nothing is evaluated, and the scan stops at the form keyword.
+
+    >>> query_form("PREFIX ex: <http://e/> # a comment\\nconstruct { ?s ?p ?o } WHERE { ?s ?p ?o }")
+    'graph'
+    >>> query_form("BASE <http://e/> SELECT * {}")
+    'select'
+    >>> query_form("INSERT DATA { <a> <b> <c> }")
+    Traceback (most recent call last):
+    ...
+    kg.errors.BadQuery: malformed query: INSERT at line 1, column 1 starts a SPARQL update; send updates with POST as update= or application/sparql-update
+    """
+    expecting: list[str] = []
+    for match in _TOKEN.finditer(query):
+        kind = match.lastgroup or "other"
+        if kind == "comment":
+            continue
+        text = match.group(kind)
+        if expecting:
+            wanted = expecting.pop(0)
+            if wanted == kind:
+                continue
+            raise BadQuery(f"malformed query: expected {'an IRI' if wanted == 'iri' else 'a prefix name'} at "
+                           f"{position(query, match.start())}, found {text[:40]!r}")
+        word = text.upper() if kind == "name" else ""
+        if word == "BASE":
+            expecting = ["iri"]
+        elif word == "PREFIX":
+            expecting = ["name", "iri"]
+        elif word in FORMS:
+            return FORMS[word]
+        elif word in UPDATE_KEYWORDS:
+            raise BadQuery(f"malformed query: {text} at {position(query, match.start())} starts a SPARQL update; "
+                           "send updates with POST as update= or application/sparql-update")
+        else:
+            raise BadQuery(f"malformed query: expected SELECT, ASK, CONSTRUCT or DESCRIBE at "
+                           f"{position(query, match.start())}, found {text[:40]!r}")
+    raise BadQuery("malformed query: the query ends before SELECT, ASK, CONSTRUCT or DESCRIBE")
 
 
 def check_query(query: str) -> None:

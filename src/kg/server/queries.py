@@ -135,20 +135,25 @@ def results_table(results_json: bytes | str | dict[str, Any]) -> dict[str, Any]:
 
 
 def render_query_page(endpoint: str, query_text: str | None = None, *, table: dict[str, Any] | None = None,
-                      graph_text: str | None = None, error: str | None = None) -> str:
-    """The query page: editor, examples, format links, and results or an error if given."""
+                      graph_text: str | None = None, error: str | None = None, truncated: bool = False) -> str:
+    """The query page: editor, examples, format links, and results (or their first rows) or an error if given."""
     text = query_text if query_text is not None else DEFAULT_QUERY
+    more = Format.N_TRIPLES if graph_text is not None else Format.CSV
     alternates = [{"href": endpoint + "?" + urlencode({"format": f.aliases[0]}), "type": f.media_type,
                    "name": f"Service description {FORMAT_LABELS[f]}"} for f in (Format.TURTLE, Format.JSON_LD)]
     return render_template("query.html", title="SPARQL query", endpoint=endpoint, query_text=text,
                            examples=example_queries(), results_links=format_links(text, RESULTS_FORMATS),
                            graph_links=format_links(text, GRAPH_FORMATS), table=table, graph_text=graph_text,
                            error=error, alternates=alternates, id_space=get_config().base.rstrip("/") + "/id/",
+                           truncated=truncated, more_label=FORMAT_LABELS[more],
+                           more_href=url_for("sparql.endpoint") + "?" + urlencode({"query": text,
+                                                                                   "format": more.aliases[0]}),
                            page_root=url_for("pages.page", path="x")[:-1])
 
 
 def render_results_html(query_text: str, results_json: bytes | str | dict[str, Any] | None = None, *,
-                        endpoint: str | None = None, graph_text: str | None = None, error: str | None = None) -> str:
+                        endpoint: str | None = None, graph_text: str | None = None, error: str | None = None,
+                        truncated: bool = False) -> str:
     """The query page showing a query's results: SELECT/ASK as a table, CONSTRUCT/DESCRIBE as text, or an error.
 
     Args:
@@ -157,13 +162,14 @@ def render_results_html(query_text: str, results_json: bytes | str | dict[str, A
         endpoint: the endpoint URL the form posts to (default: this app's /sparql, absolute).
         graph_text: the Turtle of a CONSTRUCT or DESCRIBE result, shown as text.
         error: a message to show in place of results (a bad query, a timeout).
+        truncated: whether the results are only the first rows (the page then links to the full result).
 
     Returns:
         The HTML page (UTF-8 text). Must be called within a Flask request context.
     """
     table = results_table(results_json) if results_json is not None else None
     return render_query_page(endpoint or url_for("sparql.endpoint", _external=True), query_text, table=table,
-                             graph_text=graph_text, error=error)
+                             graph_text=graph_text, error=error, truncated=truncated)
 
 
 def match_quality(value: str, needle: str) -> int:

@@ -17,6 +17,7 @@ before producing its first chunk is only stopped at that chunk.
 from __future__ import annotations
 
 import io
+import json
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from ..store import Store
 from .errors import QueryTimeout, TooManyResults
 
 SELECT, ASK, GRAPH = "select", "ask", "graph"
+PREVIEW_MAX_BYTES = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,64 @@ class _Counter(io.RawIOBase):
     def value(self) -> bytes:
         """Everything written."""
         return b"".join(self.chunks)
+
+
+class _PreviewFull(Exception):
+    """Raised inside a serialiser once a preview has enough lines or bytes."""
+
+
+class _Preview(_Counter):
+    """A sink that keeps the first complete lines of a line-per-row serialisation, up to a line or byte cap."""
+
+    def __init__(self, max_lines: int, limits: Limits) -> None:
+        super().__init__(max_lines, limits, "rows")
+        self.size = 0
+        self.full = False
+
+    def write(self, data: Any) -> int:
+        """Keep a chunk; stop the writer once the preview is full or the time limit is passed."""
+        chunk = bytes(data)
+        self.chunks.append(chunk)
+        self.lines += chunk.count(b"\n")
+        self.size += len(chunk)
+        if self.lines > self.max_lines or self.size > PREVIEW_MAX_BYTES:
+            self.full = True
+            raise _PreviewFull
+        if time.monotonic() > self.deadline:
+            raise QueryTimeout(f"the query ran past the time limit of {self.limits.timeout:g} s; "
+                               "narrow it or add a LIMIT")
+        return len(chunk)
+
+    def complete_lines(self) -> bytes:
+        """The whole lines kept (a line cut by the stop is dropped), at most max_lines of them."""
+        whole = self.value().split(b"\n")[:-1][: self.max_lines]
+        return b"".join(line + b"\n" for line in whole)
+
+
+def preview_result(result: Any, rows: int, limits: Limits) -> bytes:
+    """The first rows (or triples) of a result for an HTML page, as JSON: {"truncated": bool} with "results"
+    (SPARQL JSON) or "turtle"; evaluation stops once the preview is full."""
+    form = query_form(result)
+    if form == ASK:
+        return json.dumps({"truncated": False, "results": json.loads(result.serialize(
+            format=ox.QueryResultsFormat.JSON))}).encode("utf-8")
+    sink = _Preview(rows + 1 if form == SELECT else rows, limits)
+    try:
+        if form == SELECT:
+            result.serialize(sink, format=ox.QueryResultsFormat.TSV)
+        else:
+            result.serialize(sink, format=ox.RdfFormat.N_TRIPLES)
+    except _PreviewFull:
+        pass
+    kept = sink.complete_lines()
+    if form == SELECT:
+        header = b"\t".join(f"?{v.value}".encode() for v in result.variables)
+        table = kept if kept.startswith(header) else header + b"\n" + kept
+        out = io.BytesIO()
+        ox.parse_query_results(table, format=ox.QueryResultsFormat.TSV).serialize(out, format=ox.QueryResultsFormat.JSON)
+        return json.dumps({"truncated": sink.full, "results": json.loads(out.getvalue())}).encode("utf-8")
+    turtle = serialize_rdf(ox.parse(b"".join(canonical_lines(kept)), format=ox.RdfFormat.N_TRIPLES), Format.TURTLE)
+    return json.dumps({"truncated": sink.full, "turtle": turtle.decode("utf-8")}).encode("utf-8")
 
 
 def query_form(result: Any) -> str:

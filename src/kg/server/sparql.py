@@ -8,25 +8,26 @@ content-negotiated (Accept, or format= which wins) and carry ``Vary: Accept``.
 
 from __future__ import annotations
 
-from functools import lru_cache
+import hashlib
+import json
 
 from flask import Blueprint, Response, request, url_for
 
 from ..errors import BadQuery, KgError
 from ..formats import GRAPH_FORMATS, Format, negotiate
-from ..store import Store
 from .cors import add_cors_headers
 from .description import SD_PREFIXES, ox_triples, query_page, service_description
+from .cache import ResultCache
 from .executor import QueryJob
-from .guard import check_query
+from .guard import check_query, query_form
 from .protocol import Operation, read_operation
 from .queries import render_results_html
-from .results import GRAPH, formats_for, query_form, run_query, serialize_rdf
+from .results import formats_for, serialize_rdf
 from .state import get_config, get_store, handle
 from .updates import answer_update
 
 bp = Blueprint("sparql", __name__)
-EMPTY = Store.in_memory({})
+FORMS = ResultCache(max_bytes=1_000_000, max_entry=1_000)
 DESCRIPTION_FORMATS: tuple[Format, ...] = GRAPH_FORMATS + (Format.HTML,)
 
 
@@ -62,11 +63,17 @@ def endpoint() -> Response:
     return answer_query(operation)
 
 
-@lru_cache(maxsize=4096)
-def checked_form(text: str, base_iri: str) -> str:
-    """Refuse what the guard refuses, parse against an empty store, and return the query form (cached by text)."""
+def checked_form(text: str) -> str:
+    """Refuse what the guard refuses and return the query form, read from the tokens (nothing is evaluated;
+    cached by the text's digest in a cache bounded in bytes)."""
+    key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+    cached = FORMS.get(key)
+    if cached is not None:
+        return cached.decode("ascii")
     check_query(text)
-    return query_form(run_query(EMPTY, text, base_iri=base_iri))
+    form = query_form(text)
+    FORMS.put(key, form.encode("ascii"))
+    return form
 
 
 def prefers_html() -> bool:
@@ -75,13 +82,14 @@ def prefers_html() -> bool:
 
 
 def answer_query(operation: Operation) -> Response:
-    """Check and parse the query, negotiate the format, then answer it (cache, worker or in-process).
+    """Check the query and learn its form, negotiate the format, then answer it (cache, worker or in-process).
 
-    A browser (text/html preferred) gets the query page with the results as a table, or the error in place.
+    A browser (text/html preferred) gets the query page with the first html_rows results as a table (the
+    worker stops evaluating there), or the error in place.
     """
     config = get_config()
     try:
-        form = checked_form(operation.text, endpoint_url())
+        form = checked_form(operation.text)
     except BadQuery as error:
         if operation.format is None and prefers_html():
             page = negotiated(render_results_html(operation.text, error=str(error)), Format.HTML)
@@ -90,21 +98,24 @@ def answer_query(operation: Operation) -> Response:
         raise
     candidates = tuple(formats_for(form)) + (Format.HTML,)
     fmt = negotiate(request.headers.get("Accept"), candidates, operation.format)
-    wire = fmt if fmt is not Format.HTML else Format.TURTLE if form == GRAPH else Format.SPARQL_JSON
+    preview = config.html_rows if fmt is Format.HTML else 0
+    wire = fmt if fmt is not Format.HTML else Format.SPARQL_JSON
     job = QueryJob(text=operation.text, base_iri=endpoint_url(), default_graphs=operation.default_graphs,
                    named_graphs=operation.named_graphs, dataset=operation.has_dataset, format=wire.name,
-                   max_results=config.max_results, timeout=config.query_timeout)
+                   max_results=config.max_results, timeout=config.query_timeout, preview=preview)
     if fmt is not Format.HTML:
         return negotiated(handle().execute(job), fmt)
     try:
-        body = handle().execute(job)
+        body = json.loads(handle().execute(job))
     except KgError as error:
         page = negotiated(render_results_html(operation.text, error=str(error)), fmt)
         page.status_code = error.status
         return page
-    if wire is Format.TURTLE:
-        return negotiated(render_results_html(operation.text, graph_text=body.decode("utf-8")), fmt)
-    return negotiated(render_results_html(operation.text, results_json=body), fmt)
+    if "turtle" in body:
+        return negotiated(render_results_html(operation.text, graph_text=body["turtle"],
+                                              truncated=body["truncated"]), fmt)
+    return negotiated(render_results_html(operation.text, results_json=body["results"],
+                                          truncated=body["truncated"]), fmt)
 
 
 def describe(operation: Operation) -> Response:

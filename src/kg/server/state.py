@@ -13,7 +13,7 @@ from ..config import Config
 from ..errors import StoreMissing
 from ..store import Store
 from .cache import ResultCache
-from .executor import QueryJob, QueryPool, Saturated, answer
+from .executor import PoolSettings, QueryJob, QueryPool, Saturated, answer
 
 EXTENSION = "kg"
 REMOTE_REFRESH_SECONDS = 1.0
@@ -47,8 +47,11 @@ class StoreHandle:
             if self._pool is None or self._pool_path != store.path:
                 if self._pool is not None:
                     self._pool.close()
+                settings = PoolSettings(max_pending=self.config.max_pending, memory_mb=self.config.query_memory_mb,
+                                        queue_wait=self.config.queue_wait,
+                                        fast_lane_timeout=self.config.fast_lane_timeout)
                 self._pool = QueryPool(store.path, self.config.query_workers, in_memory=self.config.store_in_memory,
-                                       max_pending=self.config.max_pending)
+                                       settings=settings)
                 self._pool_path = store.path
             return self._pool
 

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from kg.server.cache import ENTRY_OVERHEAD, ResultCache
-from kg.server.errors import QueryTimeout
-from kg.server.executor import EngineCrashed, QueryFailed, QueryJob, QueryPool, Saturated
+from kg.server.errors import QueryMemoryLimit, QueryTimeout
+from kg.server.executor import (BusyTimeout, EngineCrashed, PoolSettings, QueryFailed, QueryJob, QueryPool,
+                                 Saturated)
 
 CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 LOOKUP = 'SELECT ?p WHERE { ?p <http://schema.org/name> "Ziheng Jiang" }'
@@ -133,3 +134,59 @@ def test_workers_that_cannot_start_fail_fast(tmp_path: Path) -> None:
     with pytest.raises(WorkersDown):
         broken.run(job(LOOKUP))
     assert time.monotonic() - started < 1
+
+
+def settled_pool(path: Path, size: int, settings: PoolSettings) -> QueryPool:
+    """A pool whose normal and reserve workers have all started."""
+    pool = QueryPool(path, size, in_memory=False, settings=settings)
+    reserve = 1 if settings.fast_lane_timeout > 0 else 0
+    deadline = time.monotonic() + 60
+    while (pool.idle.qsize() < size or pool.reserve.qsize() < reserve) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert pool.idle.qsize() == size and pool.reserve.qsize() == reserve, "workers did not start"
+    return pool
+
+
+def test_reserve_worker_answers_cheap_queries_while_all_are_busy(built_store_dir: Path) -> None:
+    busy = settled_pool(built_store_dir, 1, PoolSettings(max_pending=4, queue_wait=0.2, fast_lane_timeout=1.0))
+    try:
+        slow = threading.Thread(target=lambda: pytest.raises(QueryTimeout, busy.run, job(CARTESIAN, timeout=4)))
+        slow.start()
+        time.sleep(0.3)
+        started = time.monotonic()
+        assert b"ziheng-jiang" in busy.run(job(LOOKUP))
+        assert time.monotonic() - started < 1.0
+        started = time.monotonic()
+        with pytest.raises(BusyTimeout) as info:
+            busy.run(job(CARTESIAN, timeout=4))
+        assert info.value.status == 503 and info.value.retry_after and time.monotonic() - started < 2.0
+        slow.join()
+    finally:
+        busy.close()
+
+
+def test_a_query_waits_for_a_worker_at_most_queue_wait(built_store_dir: Path) -> None:
+    busy = settled_pool(built_store_dir, 1, PoolSettings(max_pending=4, queue_wait=0.5, fast_lane_timeout=0))
+    try:
+        slow = threading.Thread(target=lambda: pytest.raises(QueryTimeout, busy.run, job(CARTESIAN, timeout=3)))
+        slow.start()
+        time.sleep(0.3)
+        started = time.monotonic()
+        with pytest.raises(Saturated):
+            busy.run(job(LOOKUP))
+        assert 0.4 < time.monotonic() - started < 1.5
+        slow.join()
+    finally:
+        busy.close()
+
+
+def test_memory_limit_stops_the_query_and_replaces_the_worker(built_store_dir: Path) -> None:
+    hungry = settled_pool(built_store_dir, 1, PoolSettings(max_pending=2, memory_mb=200, fast_lane_timeout=0))
+    try:
+        started = time.monotonic()
+        with pytest.raises(QueryMemoryLimit) as info:
+            hungry.run(job("SELECT ?a WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i } ORDER BY ?a LIMIT 1", timeout=20))
+        assert "200 MB" in str(info.value) and "LIMIT" in str(info.value) and time.monotonic() - started < 10
+        assert b"ziheng-jiang" in hungry.run(job(LOOKUP))
+    finally:
+        hungry.close()

@@ -15,6 +15,12 @@ Writes are enabled on this server (KG_WRITE_TOKEN): every update request carries
 the manifest's requests cannot know about, and gets the manifest's expectations (the query after an update
 checks its effect). Without the token the same update answers 401 (and 403 on a server with no token; both
 are tested in tests/test_writes.py).
+
+The Graph Store Protocol's default-graph cases run on the same server before the protocol cases, while it
+holds the three named graphs: graph-store-protocol/manifest-indirect.ttl's put_get_default as the manifest
+gives it, then a POST to ?default read back alone and a DELETE of ?default that leaves it empty (the named
+graphs untouched, SPARQL's default graph still their merge). ?default is a graph of its own
+(kg.server.graphstore), so none of them sees the named graphs' triples.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from pathlib import Path
 import pytest
 from rdflib import RDF, Graph, Namespace, URIRef
 from rdflib.collection import Collection
+from rdflib.compare import isomorphic
 
 from kg.config import PROJECT_ROOT
 from kg.store import write_store
@@ -238,6 +245,114 @@ def check_result(step: Step, answer: Answer) -> None:
             assert answer.body.strip(), "a table has at least a header line"
     elif step.result_format == "RDF":
         Graph().parse(data=answer.body, format=RDF_TYPES[media_type])
+
+
+GSP_MANIFEST = SUITE / "graph-store-protocol" / "manifest-indirect.ttl"
+HTS = {"OK": 200, "Created": 201, "NoContent": 204}
+GSP_AUTH = {"authorization": f"Bearer {TOKEN}"}
+NAMED = "http://kasei.us/2009/09/sparql/data/data1.rdf"
+
+
+@dataclass(frozen=True)
+class GspStep:
+    """One ht:Request of a Graph Store Protocol case (/gsp replaced by /store) and its expected response."""
+
+    method: str
+    target: str
+    headers: dict[str, str]
+    body: bytes | None
+    statuses: frozenset[int]
+    content_type: str | None
+    expected: str | None
+
+
+def _gsp_headers(graph: Graph, node: object) -> dict[str, str]:
+    items = graph.value(node, HT.headers)  # type: ignore[arg-type]
+    return {str(graph.value(h, HT.fieldName)).lower(): str(graph.value(h, HT.fieldValue))
+            for h in (Collection(graph, items) if items is not None else [])}
+
+
+def read_gsp_case(name: str) -> list[GspStep]:
+    """The requests of one case of graph-store-protocol/manifest-indirect.ttl."""
+    graph = Graph().parse(GSP_MANIFEST, format="turtle")
+    entry = next(e for e in graph.subjects(RDF.type, MF.GraphStoreProtocolTest) if str(e).endswith("#" + name))
+    steps = []
+    for request in Collection(graph, graph.value(graph.value(entry, MF.action), HT.requests)):
+        response = graph.value(request, HT.resp)
+        body, expected = graph.value(request, HT.body), graph.value(response, HT.body)
+        path = str(graph.value(request, HT.absolutePath))
+        assert path.startswith("/gsp")
+        steps.append(GspStep(
+            str(graph.value(request, HT.methodName)), "/store" + path[len("/gsp"):], _gsp_headers(graph, request),
+            str(graph.value(body, CNT.chars)).encode("utf-8") if body is not None else None,
+            frozenset(HTS[str(s).rsplit("#", 1)[1]] for s in graph.objects(response, MF.expectedStatus)),
+            _gsp_headers(graph, response).get("content-type"),
+            str(graph.value(expected, CNT.chars)) if expected is not None else None))
+    return steps
+
+
+def gsp(server: str, method: str, target: str, headers: dict[str, str], body: bytes | None = None) -> Answer:
+    """One Graph Store request with the bearer token."""
+    host, port = urllib.parse.urlsplit(server).netloc.rsplit(":", 1)
+    connection = http.client.HTTPConnection(host, int(port), timeout=TIMEOUT)
+    try:
+        connection.request(method, target, body=body, headers={**headers, **GSP_AUTH})
+        response = connection.getresponse()
+        return Answer(response.status, response.getheader("Content-Type", ""), response.read())
+    finally:
+        connection.close()
+
+
+def default_graph(server: str) -> Graph:
+    answer = gsp(server, "GET", "/store?default", {"accept": "text/turtle"})
+    assert answer.status == 200, answer
+    return Graph().parse(data=answer.body, format="turtle")
+
+
+def named_count(server: str) -> int:
+    query = urllib.parse.urlencode({"query": f"SELECT (COUNT(*) AS ?n) {{ GRAPH <{NAMED}> {{ ?s ?p ?o }} }}"})
+    answer = gsp(server, "GET", f"/sparql?{query}", {"accept": "application/sparql-results+json"})
+    return int(json.loads(answer.body)["results"]["bindings"][0]["n"]["value"])
+
+
+def test_gsp_put_get_default(server: str) -> None:
+    """graph-store-protocol put_get_default as the manifest gives it, on a store that also holds named
+    graphs: GET ?default returns exactly what PUT ?default stored, and the named graphs keep their triples."""
+    steps = read_gsp_case("put_get_default")
+    assert [s.method for s in steps] == ["PUT", "GET"]
+    before = named_count(server)
+    assert before > 0
+    try:
+        for step in steps:
+            answer = gsp(server, step.method, step.target, step.headers, step.body)
+            assert answer.status in step.statuses, (step.method, step.target, answer.status, answer.body[:300])
+            if step.content_type is not None:
+                assert answer.content_type.replace(" ", "").lower() == step.content_type.replace(" ", "").lower()
+            if step.expected is not None:
+                assert isomorphic(Graph().parse(data=answer.body, format="turtle"),
+                                  Graph().parse(data=step.expected, format="turtle")), answer.body.decode()
+        assert named_count(server) == before, "PUT ?default replaced the named graphs too"
+    finally:
+        assert gsp(server, "DELETE", "/store?default", {}).status == 204
+
+
+def test_gsp_post_to_default_reads_back_alone_and_delete_empties_it(server: str) -> None:
+    """POST ?default twice merges, GET ?default returns only what was posted, DELETE ?default empties it;
+    the named graphs keep their triples and SPARQL's default graph is still their merge."""
+    before = named_count(server)
+    assert before > 0
+    one = b'<http://e/alice> <http://xmlns.com/foaf/0.1/name> "Alice" .\n'
+    two = b'<http://e/alice> <http://xmlns.com/foaf/0.1/mbox> <mailto:alice@example.org> .\n'
+    for body in (one, two):
+        answer = gsp(server, "POST", "/store?default", {"content-type": "application/n-triples"}, body)
+        assert answer.status == 204, answer
+    assert isomorphic(default_graph(server), Graph().parse(data=(one + two).decode(), format="nt"))
+    merged = urllib.parse.urlencode({"query": f"ASK {{ <{NAMED}> ?p ?o . <http://e/alice> ?q ?r }}"})
+    assert read_boolean(gsp(server, "GET", f"/sparql?{merged}", {"accept": "application/sparql-results+json"}))
+    assert gsp(server, "DELETE", "/store?default", {}).status == 204
+    assert len(default_graph(server)) == 0
+    assert gsp(server, "DELETE", "/store?default", {}).status == 204, "the default graph always exists"
+    assert named_count(server) == before
 
 
 def test_protocol_dataset_replaces_the_querys_own(server: str) -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from rdflib import URIRef
 
 DEFAULT_BASE = "https://kg.example.org"
+DEFAULT_GRAPH = "edits"  # /graph/edits: where unnamed writes land, and what the Graph Store calls ?default
 KINDS = ("person", "organization", "work", "venue", "project", "role", "metric")
 
 
@@ -90,6 +91,14 @@ class Minter:
     def graph(self, name: str) -> URIRef:
         """IRI of a named graph, such as profile/ada, reference, ontology or inferred."""
         return URIRef(f"{self.base}/graph/{name}")
+
+    def default_graph(self) -> URIRef:
+        """IRI of the graph that stands for the default graph in writes and in the Graph Store's ?default.
+
+        >>> str(Minter("https://kg.example.org").default_graph())
+        'https://kg.example.org/graph/edits'
+        """
+        return self.graph(DEFAULT_GRAPH)
 
     def source(self, relative_path: str) -> URIRef:
         """IRI standing for a source file under data/."""

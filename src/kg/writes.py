@@ -17,12 +17,16 @@ One write, under the store's write lock (``fcntl.flock``, so one writer at a tim
 7. write the next store version as a checkpoint of the current one plus the quad difference, flush it to disk
    and switch the store symlink in one rename (kg.store.derive_version). Readers see the old version or the
    new one; a crash at any moment leaves a complete version behind the link.
+
+A full disk or quota (ENOSPC, EDQUOT, EFBIG) at any step raises DiskFull (507): the edits file is put back,
+the half-written version and every temporary file are removed, and the current version keeps serving.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -34,7 +38,7 @@ import pyoxigraph as ox
 from rdflib import Graph
 
 from .config import Config
-from .errors import BadQuery, KgError
+from .errors import BadQuery, DiskFull, KgError
 from .iris import Minter
 from .reasoning import infer
 from .sources import load_turtle_dir
@@ -56,19 +60,17 @@ from .writes_data import (
 from .writes_edits import (
     GraphNames,
     WriteBusy,
-    clear_pending,
     edits_file,
-    mark_pending,
+    pending_edits,
     read_edits,
     recover_edits,
-    restore_edits,
-    write_edits,
     write_lock,
 )
 
 logger = logging.getLogger(__name__)
 VIOLATIONS_FILE = "kg-violations.json"
 LOCK_TIMEOUT = 60.0
+DISK_FULL = "the server's disk is full; nothing was changed; free space and retry"
 Triple = ox.Triple
 
 
@@ -195,7 +197,33 @@ class Writer:
     # --- the write path -------------------------------------------------------------------------------------
 
     def write(self, *changes: Change) -> WriteResult:
-        """Run changes through copy, reconcile, validate, reason, persist and commit (module docstring)."""
+        """Run changes through copy, reconcile, validate, reason, persist and commit (module docstring).
+
+        Raises:
+            DiskFull: the disk or quota filled up; the edits file and the store were left as they were.
+        """
+        try:
+            return self._write(*changes)
+        except OSError as error:
+            if not DiskFull.caused(error):
+                raise
+            logger.warning("write undone, the disk is full: %s", error)
+            raise DiskFull(DISK_FULL) from None
+
+    def _derive(self, source: Path, apply: Callable[[ox.Store], None], metadata: dict[str, Any],
+                keys: list[str]) -> Path:
+        """Write and switch to the next local store version (nothing of it is left behind if that fails)."""
+        store = self.config.store.absolute()
+        try:
+            return derive_version(store, source, apply, metadata, {VIOLATIONS_FILE: json.dumps(keys, indent=0)}
+                                  ).resolve()
+        except BaseException:
+            link = store.parent / f".{store.name}.link-{os.getpid()}"
+            if link.is_symlink():
+                link.unlink()
+            raise
+
+    def _write(self, *changes: Change) -> WriteResult:
         seconds: dict[str, float] = {}
         clock = time.perf_counter()
 
@@ -242,9 +270,6 @@ class Writer:
             previous = path.read_bytes() if path.exists() else None
             edits = read_edits(path, names)
             edits.record(asserted_before, asserted)
-            mark_pending(path, edits.digest(), previous)
-            write_edits(path, edits)
-            stage("persist")
             named: Graphs = dict(asserted)
             if ontology_triples:
                 named[names.ontology] = ontology_triples
@@ -269,17 +294,12 @@ class Writer:
             metadata.update(base=names.base, triples={g: len(ts) for g, ts in sorted(named.items())},
                             written_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                             writes=int(metadata.get("writes", 0)) + 1, edits_sha256=edits.digest())
-            try:
+            with pending_edits(path, edits, previous):
+                stage("persist")
                 if self.config.store_url:
                     target = self._push_remote(names.base, named, dict(metadata, violation_keys=keys))
                 else:
-                    target = derive_version(self.config.store, snapshot.path, apply, metadata,
-                                            {VIOLATIONS_FILE: json.dumps(keys, indent=0)}).resolve()
-            except BaseException:
-                restore_edits(path, previous)
-                clear_pending(path)
-                raise
-            clear_pending(path)
+                    target = self._derive(snapshot.path, apply, metadata, keys)
             with self._guard:
                 self._before = {str(target): frozenset(keys)}
                 self._snapshot = Snapshot(target, metadata, named, default)
@@ -373,5 +393,5 @@ def inferred_matches(store_dir: Path, reasoner: str = "rules") -> tuple[set[Any]
     return expected - stored, stored - expected
 
 
-__all__ = ["GraphNotFound", "Snapshot", "WriteBusy", "WriteForbidden", "WriteRejected", "WriteResult", "Writer",
+__all__ = ["DiskFull", "GraphNotFound", "Snapshot", "WriteBusy", "WriteForbidden", "WriteRejected", "WriteResult", "Writer",
            "inferred_matches", "reconcile", "violation_key"]

@@ -92,8 +92,8 @@ class GraphNames:
 
     @property
     def edits(self) -> str:
-        """Where triples written to the default graph land."""
-        return f"{self.base}/graph/edits"
+        """Where triples written to the default graph land (also the Graph Store's ?default)."""
+        return str(Minter(self.base).default_graph())
 
     @property
     def inferred(self) -> str:
@@ -202,12 +202,21 @@ def _atomic_write(path: Path, data: bytes) -> None:
     """Replace a file in one rename after flushing its new content (and then its folder) to disk."""
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.parent / f".{path.name}.{os.getpid()}.tmp"
-    with partial.open("wb") as out:
-        out.write(data)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(partial, path)
-    fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        with partial.open("wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(partial, path)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Flush a folder's entries (a rename in it) to disk."""
+    fd = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:
@@ -266,6 +275,47 @@ def interrupted_write(path: Path, committed_digest: str | None) -> bytes | None 
     return previous.encode("utf-8") if previous is not None else None
 
 
+@contextmanager
+def pending_edits(path: Path, edits: EditSet, previous: bytes | None) -> Iterator[None]:
+    """Persist a write's edits (marker first, then the file) for a store switch done in the block; if anything
+    fails, put the file back as it was and drop the marker, so nothing changed (hold the write lock).
+
+    The previous file is kept as a hard link while the block runs, so that undoing is a rename that needs no
+    free space (a full disk must not keep the edits of a write that did not commit). If even that fails, the
+    marker stays and the next write or build undoes the edits (recover_edits, current_edits_text).
+    """
+    backup = path.parent / f".{path.name}.{os.getpid()}.previous"
+    for stale in path.parent.glob(f".{path.name}.*") if path.parent.is_dir() else ():
+        if stale.suffix in (".tmp", ".previous"):  # left by a writer that was killed (we hold the lock)
+            stale.unlink(missing_ok=True)
+    try:
+        mark_pending(path, edits.digest(), previous)
+        if previous is not None:
+            try:
+                os.link(path, backup)
+            except OSError:
+                pass  # no hard links here: undoing rewrites the previous content instead
+        write_edits(path, edits)
+        yield
+    except BaseException:
+        try:
+            if previous is None:
+                path.unlink(missing_ok=True)
+            elif backup.exists():
+                os.replace(backup, path)
+                _fsync_dir(path.parent)
+            elif not path.exists() or path.read_bytes() != previous:
+                _atomic_write(path, previous)
+            clear_pending(path)
+        except OSError:
+            pass  # the marker stays: recover_edits undoes the edits before the next write or build
+        raise
+    else:
+        clear_pending(path)
+    finally:
+        backup.unlink(missing_ok=True)
+
+
 def recover_edits(path: Path, committed_digest: str | None) -> None:
     """Undo the edits of a write that was interrupted before its store switch (hold the write lock)."""
     undo = interrupted_write(path, committed_digest)
@@ -321,5 +371,5 @@ def _rdflib(triple: Triple) -> tuple:  # type: ignore[type-arg]
 
 
 __all__ = ["EditSet", "GraphNames", "WriteBusy", "clear_pending", "current_edits_text", "edits_file", "lock_path",
-           "mark_pending", "parse_edits", "read_edits", "recover_edits", "replay_edits", "restore_edits",
+           "mark_pending", "parse_edits", "pending_edits", "read_edits", "recover_edits", "replay_edits", "restore_edits",
            "write_edits", "write_lock"]

@@ -2,24 +2,33 @@
 
 Routes: ``/sparql`` (SPARQL 1.1 Protocol and service description), ``/store`` (Graph Store Protocol, read
 side), ``/health``.
+
+Logging: control characters are escaped in every log record of the process (kg.server.logsafe). A
+linked-data path that cannot name a resource answers before its view runs: 400 when its bytes are not UTF-8,
+the normal 404 page when it is not an IRI (a space, a quote, a NUL...), never a 500 with a traceback.
 """
 
 from __future__ import annotations
 
 import logging
+import urllib.parse
 
+import pyoxigraph as ox
 from flask import Flask, Response, jsonify, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import BadRequest, HTTPException
 
 from ..config import Config
 from ..errors import KgError
 from ..store import Store
 from .dumps import bp as dumps_bp
 from .graphstore import bp as graphstore_bp
+from .describe import iri_for
 from .health import bp as health_bp
+from .logsafe import install as escape_log_controls
 from .pages import bp as pages_bp
+from .pages import not_found, split_extension
 from .sparql import bp as sparql_bp
-from .state import EXTENSION, StoreHandle
+from .state import EXTENSION, StoreHandle, get_config
 
 BLUEPRINTS = (sparql_bp, graphstore_bp, health_bp, pages_bp, dumps_bp)
 logger = logging.getLogger(__name__)
@@ -36,15 +45,41 @@ def create_app(config: Config | None = None, store: Store | None = None) -> Flas
         The Flask application.
     """
     config = config or Config()
+    escape_log_controls()
     app = Flask(__name__)
     app.config["MAX_FORM_MEMORY_SIZE"] = config.max_request_bytes
     app.extensions[EXTENSION] = StoreHandle(config, store)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
+    app.before_request(refuse_odd_resource_paths)
     app.register_error_handler(KgError, render_kg_error)
     app.register_error_handler(HTTPException, render_http_error)
     app.register_error_handler(Exception, render_unexpected)
     return app
+
+
+def refuse_odd_resource_paths() -> Response | None:
+    """For /id/, /page/ and /data/ paths: 400 if the path's bytes are not UTF-8, the 404 page if the path
+    cannot be part of an IRI; None (go on) otherwise."""
+    path = (request.view_args or {}).get("path")
+    if request.blueprint != "pages" or not isinstance(path, str):
+        return None
+    raw = request.environ.get("RAW_URI") or request.environ.get("REQUEST_URI")
+    try:
+        if raw:
+            urllib.parse.unquote_to_bytes(raw.split("?", 1)[0]).decode("utf-8")
+        else:  # PEP 3333: PATH_INFO holds the decoded bytes as latin-1
+            request.environ.get("PATH_INFO", "").encode("latin-1").decode("utf-8")
+    except UnicodeEncodeError:
+        pass
+    except UnicodeDecodeError:
+        raise BadRequest("the path is not valid UTF-8: percent-encode the UTF-8 bytes of each character") from None
+    stem = split_extension(path)[0] if request.endpoint == "pages.data" else path
+    try:
+        ox.NamedNode(iri_for(get_config().base, stem))
+    except ValueError:
+        return not_found(urllib.parse.quote(stem, safe="/:@!$&'()*+,;=~"))
+    return None
 
 
 def wants_json() -> bool:

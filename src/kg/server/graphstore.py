@@ -1,7 +1,15 @@
 """The SPARQL 1.1 Graph Store HTTP Protocol: /store?default, /store?graph=IRI and /store/… (direct).
 
-Read: GET and HEAD (same headers, no body), content-negotiated. ``?default`` is the store's default graph,
-the merge of all named graphs; N-Quads and TriG keep the graph name.
+Read: GET and HEAD (same headers, no body), content-negotiated. N-Quads and TriG keep a named graph's name;
+every other format (JSON-LD included) is a plain graph document of its triples.
+
+``?default`` addresses a real graph of its own: ``<base>/graph/edits`` (kg.iris.Minter.default_graph), the
+graph where writes that name no graph land (a SPARQL ``INSERT DATA`` without ``GRAPH`` puts its new triples
+there too). So PUT, POST, GET and DELETE on ``?default`` round-trip: GET returns exactly what was PUT or
+POSTed there (empty when nothing was), DELETE empties it (204, never 404), and ``?graph=<base>/graph/edits``
+is the same graph. The other graphs (the profiles, the reference data, the ontology, the inferred graph) are
+not part of ``?default``. SPARQL queries without a dataset are unchanged: their default graph is still the
+merge of all graphs.
 
 Write (with the bearer token, see kg.server.updates): PUT replaces a graph, POST merges into it (also as
 multipart/form-data, one RDF document per part), DELETE removes it; bodies in Turtle, N-Triples, JSON-LD or
@@ -87,18 +95,26 @@ def direct_iri() -> str:
 
 # --- read -------------------------------------------------------------------------------------------------
 
+def default_graph() -> str:
+    """The IRI of the graph ``?default`` addresses (the module docstring)."""
+    return GraphNames(Minter(str(get_store().metadata.get("base") or get_config().base)).base).edits
+
+
 def read(iri: str | None) -> Response:
-    """One graph of the store, content-negotiated (Turtle by default); 404 for an unknown graph."""
+    """One graph of the store (None: ?default), content-negotiated (Turtle by default); 404 for an unknown
+    named graph, while ?default always exists."""
     store = get_store()
-    if iri is not None and iri not in store.graph_names():
-        raise NotFound(f"no graph named <{iri}> in the store")
     fmt = negotiate(request.headers.get("Accept"), GRAPH_FORMATS, None)
     statements: Iterator[Any]
     if iri is None:
-        statements = (ox.Quad(t.subject, t.predicate, t.object) for t in store.default_triples())
+        graph = default_graph()
+        found = store.quads(graph) if graph in store.graph_names() else iter(())
+        statements = (ox.Quad(q.subject, q.predicate, q.object) for q in found)
+    elif iri not in store.graph_names():
+        raise NotFound(f"no graph named <{iri}> in the store")
     else:
         statements = store.quads(iri)
-    if not fmt.supports_datasets:
+    if fmt not in (Format.N_QUADS, Format.TRIG):
         statements = (quad.triple for quad in statements)
     response = Response(serialize_rdf(statements, fmt), content_type=fmt.content_type)
     response.vary.add("Accept")
@@ -138,15 +154,20 @@ def write_direct(path: str) -> Response:
 
 
 def write(iri: str | None) -> Response:
-    """Apply one Graph Store write to a graph (None: the default graph)."""
-    if iri is not None:
-        names = GraphNames(Minter(str(get_store().metadata.get("base") or get_config().base)).base)
-        if names.managed(iri):
-            raise WriteForbidden(f"graph <{iri}> is derived and cannot be written: it is rebuilt after every "
-                                 "write; write the asserted graphs instead")
+    """Apply one Graph Store write to a graph (None: ?default, which always exists: 204, never 201 or 404)."""
+    if iri is None:
+        graph = default_graph()
+        triples = [] if request.method == "DELETE" else read_body(request.base_url)
+        if request.method == "POST":
+            return perform(lambda w: w.post(graph, triples), 204, no_content)
+        return perform(lambda w: w.put(graph, triples), 204, no_content)
+    names = GraphNames(Minter(str(get_store().metadata.get("base") or get_config().base)).base)
+    if names.managed(iri):
+        raise WriteForbidden(f"graph <{iri}> is derived and cannot be written: it is rebuilt after every "
+                             "write; write the asserted graphs instead")
     if request.method == "DELETE":
         return perform(lambda w: w.delete(iri), 204, no_content)
-    triples = read_body(iri or request.base_url)
+    triples = read_body(iri)
     if request.method == "PUT":
         return perform(lambda w: w.put(iri, triples), 204, created_or_no_content)
     return perform(lambda w: w.post(iri, triples), 204, created_or_no_content)

@@ -9,14 +9,17 @@ from typing import Any
 
 import yaml
 from rdflib import Graph
-from yaml.constructor import SafeConstructor
+from yaml.constructor import ConstructorError, SafeConstructor
+from yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .errors import Location, SourceError
 from .namespaces import bind_prefixes
+from .source_files import max_source_bytes, read_limited
 
 FieldPath = tuple[str | int, ...]
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+MAX_DEPTH = 64  # kg data nests about 5 levels; deeper input would exhaust the composer's recursion
 
 
 def format_path(path: FieldPath) -> str:
@@ -67,14 +70,23 @@ class _Builder:
         if isinstance(node, SequenceNode):
             return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
         if isinstance(node, ScalarNode):
-            return self.constructor.construct_object(node, deep=True)
+            return self._scalar(node, path)
         raise self.document.error(path, f"unsupported YAML node {node.tag}")
+
+    def _scalar(self, node: Node, path: FieldPath) -> Any:
+        try:
+            return self.constructor.construct_object(node, deep=True)
+        except ConstructorError as exc:
+            problem = f"YAML value refused: {exc.problem}; remove the tag or quote the value"
+            raise self.document.error(path, problem) from None
+        except ValueError as exc:
+            raise self.document.error(path, f"cannot read this value ({exc}); quote it if it is text") from None
 
     def _mapping(self, node: MappingNode, path: FieldPath) -> dict[str, Any]:
         self.constructor.flatten_mapping(node)
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
-            key = self.constructor.construct_object(key_node, deep=True)
+            key = self._scalar(key_node, path)
             key_path = path + (str(key),)
             if not isinstance(key, str):
                 self.document.lines[key_path] = key_node.start_mark.line + 1
@@ -87,34 +99,56 @@ class _Builder:
         return result
 
 
+def _refuse_expansion(text: str, where: Path) -> None:
+    """Scan the YAML events (no nodes are built): anchors, aliases and deep nesting are refused before composing."""
+    depth = 0
+    for event in yaml.parse(text, Loader=LOADER):
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None:
+            line = event.start_mark.line + 1
+            kind = f"alias *{anchor}" if isinstance(event, AliasEvent) else f"anchor &{anchor}"
+            raise SourceError(Location(where, line), f"YAML {kind}: anchors and aliases (&name, *name, "
+                              "<<: *name) are not allowed in kg data; write the value out in full")
+        if isinstance(event, CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise SourceError(Location(where, event.start_mark.line + 1),
+                                  f"YAML nested more than {MAX_DEPTH} levels deep; kg data needs only a few "
+                                  "levels, so flatten it")
+        elif isinstance(event, CollectionEndEvent):
+            depth -= 1
+
+
 def parse_yaml(text: str, path: Path, display_path: str = "") -> YamlDocument:
-    """Parse YAML text into a YamlDocument; syntax errors name file and line."""
+    """Parse YAML text into a YamlDocument; syntax errors, aliases and anchors name file and line."""
+    where = Path(display_path or path)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     document = YamlDocument(path=path, data=None, display_path=display_path, sha256=digest)
     try:
+        _refuse_expansion(text, where)
         node = yaml.compose(text, Loader=LOADER)
+        if node is not None:
+            document.data = _Builder(document).build(node, ())
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
         problem = exc.problem or exc.context or "invalid YAML"
-        raise SourceError(Location(Path(display_path or path), line), f"YAML syntax error: {problem}; "
+        raise SourceError(Location(where, line), f"YAML syntax error: {problem}; "
                           "check indentation and quote values containing ':' or '#'") from None
     except yaml.YAMLError as exc:
-        raise SourceError(Location(Path(display_path or path)), f"YAML error: {exc}") from None
-    if node is not None:
-        document.data = _Builder(document).build(node, ())
+        raise SourceError(Location(where), f"YAML error: {exc}") from None
     return document
 
 
-def read_yaml(path: Path, display_path: str = "") -> YamlDocument:
-    """Read and parse one YAML file; undecodable bytes are an error naming the file."""
+def read_yaml(path: Path, display_path: str = "", max_bytes: int | None = None) -> YamlDocument:
+    """Read and parse one regular YAML file of at most max_bytes (default KG_MAX_SOURCE_BYTES), as UTF-8."""
+    limit = max_source_bytes() if max_bytes is None else max_bytes
+    raw = read_limited(path, limit, display_path or path)
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise SourceError(Location(Path(display_path or path)),
                           f"not valid UTF-8 at byte {exc.start}; save the file as UTF-8") from None
-    except OSError as exc:
-        raise SourceError(Location(Path(display_path or path)), f"cannot read: {exc.strerror}") from None
     return parse_yaml(text, path, display_path)
 
 
@@ -136,17 +170,18 @@ def _display(root: Path, path: Path) -> str:
         return str(path)
 
 
-def read_data_dir(root: Path) -> DataFiles:
+def read_data_dir(root: Path, max_bytes: int | None = None) -> DataFiles:
     """Read organizations.yaml, venues.yaml and profiles/*.yaml under root (sorted, deterministic)."""
     if not root.is_dir():
         raise SourceError(Location(root), "data directory not found; pass --data DIR")
+    limit = max_source_bytes() if max_bytes is None else max_bytes
     reference = {}
     for name in ("organizations", "venues"):
         file = root / f"{name}.yaml"
-        reference[name] = read_yaml(file, _display(root, file)) if file.exists() else None
+        reference[name] = read_yaml(file, _display(root, file), limit) if file.exists() else None
     profile_dir = root / "profiles"
     files = sorted(profile_dir.glob("*.yaml")) if profile_dir.is_dir() else []
-    profiles = [read_yaml(f, _display(root, f)) for f in files]
+    profiles = [read_yaml(f, _display(root, f), limit) for f in files]
     return DataFiles(root, reference["organizations"], reference["venues"], profiles)
 
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from ..errors import Location, SourceError
 from ..iris import slugify
 from ..parsing import parse_profile
@@ -58,7 +56,8 @@ def import_file(path: Path, name: str | None = None, data: Path = Path("data")) 
 
 def _check(yaml_text: str, draft: Draft, path: Path, profile_id: str) -> None:
     """The written YAML must read back to the draft and load as a profile; anything else is a bug to report."""
-    if yaml.safe_load(yaml_text) != data_of(draft):
+    document = parse_yaml(yaml_text, Path(f"{profile_id}.yaml"))  # read as kg build reads it
+    if document.data != data_of(draft):
         raise SourceError(Location(path), "internal error: the generated YAML does not read back unchanged; "
                                           "please report this input")
-    parse_profile(parse_yaml(yaml_text, Path(f"{profile_id}.yaml")))
+    parse_profile(document)

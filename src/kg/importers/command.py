@@ -31,6 +31,9 @@ HELP = """Import a homepage (plain text or saved HTML) or a BibTeX file as a dra
 Prints the YAML, or writes it to -o OUT.yaml. Nothing is invented: what the input does not state
 stays empty; '# review:' comments mark what to check; unparsed parts are kept as comments at the end.
 
+FILE must be a regular file (a symlink to one is fine) of at most KG_MAX_IMPORT_BYTES bytes (default
+5000000, 5 MB); a larger file, a device, FIFO or socket is refused with exit code 2.
+
 Example: kg import homepage.txt -o data/profiles/ada-lovelace.yaml
 """
 

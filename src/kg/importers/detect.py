@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from ..errors import Location, SourceError
+from ..source_files import IMPORT_SETTING, max_import_bytes, read_limited
 
 TEXT, HTML, BIBTEX = "text", "html", "bibtex"
 HTML_EXTENSIONS = {".html", ".htm", ".xhtml"}
@@ -15,13 +16,11 @@ _BIB_ENTRY = re.compile(r"^\s*@\s*(?:article|inproceedings|conference|misc|book|
                         r"mastersthesis|techreport|unpublished|online|proceedings|inbook|manual)\s*\{", re.I | re.M)
 
 
-def read_input(path: Path, display: str | None = None) -> str:
-    """The file's text; empty, binary and non-UTF-8 input are SourceErrors naming the file."""
+def read_input(path: Path, display: str | None = None, max_bytes: int | None = None) -> str:
+    """The file's text; empty, binary, non-UTF-8, oversized and non-regular input are SourceErrors naming the file."""
     where = Path(display) if display else path
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise SourceError(Location(where), f"cannot read: {exc.strerror}") from None
+    limit = max_import_bytes() if max_bytes is None else max_bytes
+    raw = read_limited(path, limit, where, IMPORT_SETTING)
     if not raw.strip():
         raise SourceError(Location(where), "the file is empty; nothing to import")
     if b"\x00" in raw[:65536]:

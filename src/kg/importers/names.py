@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..resolve import normalize_name
 
@@ -30,12 +31,15 @@ def split_marks(text: str) -> tuple[str, str]:
     return match.group(1).strip(), match.group(2).strip()
 
 
+@lru_cache(maxsize=8192)
 def script_lang(text: str) -> str | None:
     """The BCP 47 tag of a name written wholly in one non-Latin script ('肖文聪' -> 'zh').
 
     >>> script_lang("肖文聪"), script_lang("박민지"), script_lang("Wencong")
     ('zh', 'ko', None)
     """
+    if text.isascii():
+        return None  # ASCII letters are all Latin
     letters = [ch for ch in text if ch.isalpha()]
     if not letters or len(letters) > 40:
         return None
@@ -67,6 +71,7 @@ def _token_ok(token: str, first: bool) -> bool:
     return not (len(core) > 2 and core.isupper())
 
 
+@lru_cache(maxsize=8192)
 def is_name(text: str, min_tokens: int = 2, max_tokens: int = 5) -> bool:
     """Whether a text (marks removed) looks like a person's name: capitalised words or initials.
 

@@ -181,10 +181,18 @@ def _core(name: str) -> str:
     return " ".join(w for w in words if w not in _GENERIC and not w.isdigit())
 
 
+_SHORT_YEARS = re.compile(r"['’]\d{2}\b")
+_YEARS = re.compile(r"\b(?:19|20)\d\d\b")
+_TRAILING_YEAR = re.compile(r"(?<=[A-Za-z])\s\d{2}$")
+_EMPTY_PARENS = re.compile(r"\(\s*\)")
+_PAREN_SPACE = re.compile(r"\(\s+|\s+\)")
+_DANGLING_COMMA = re.compile(r"\s*,\s*(?=,|$)")
+
+
 def _strip_years(text: str) -> str:
-    text = re.sub(r"['’]\d{2}\b", " ", text)
-    text = re.sub(r"\b(?:19|20)\d\d\b", " ", text)
-    text = re.sub(r"(?<=[A-Za-z])\s\d{2}$", " ", text.strip())
+    text = _SHORT_YEARS.sub(" ", text)
+    text = _YEARS.sub(" ", text)
+    text = _TRAILING_YEAR.sub(" ", text.strip())
     return " ".join(text.split())
 
 
@@ -194,9 +202,9 @@ def venue_label(text: str) -> str:
     text = _LEADING.sub("", text.strip())
     text = _ORDINAL.sub(" ", _strip_years(text))
     text = _VOLUME.sub(" ", text)
-    text = re.sub(r"\(\s*\)", " ", text)
-    text = re.sub(r"\(\s+|\s+\)", lambda m: m.group(0).strip(), text)
-    text = re.sub(r"\s*,\s*(?=,|$)", "", " ".join(text.split()))
+    text = _EMPTY_PARENS.sub(" ", text)
+    text = _PAREN_SPACE.sub(lambda m: m.group(0).strip(), text)
+    text = _DANGLING_COMMA.sub("", " ".join(text.split()))
     return text.strip(" .,;:–-")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -36,7 +37,12 @@ def scalar(value: Any, flow: bool = False) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
-    text = str(value)
+    return _text_scalar(str(value), flow)
+
+
+@lru_cache(maxsize=4096)
+def _text_scalar(text: str, flow: bool) -> str:
+    """A text as a plain scalar when PyYAML's pure-Python loader (the strictest reader) reads it back unchanged."""
     probe = f"k: [{text}]" if flow else f"k: {text}"
     try:
         expected = {"k": [text] if flow else text}

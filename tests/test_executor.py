@@ -10,8 +10,7 @@ import pytest
 
 from kg.server.cache import ENTRY_OVERHEAD, ResultCache
 from kg.server.errors import QueryMemoryLimit, QueryTimeout
-from kg.server.executor import (BusyTimeout, EngineCrashed, PoolSettings, QueryFailed, QueryJob, QueryPool,
-                                 Saturated)
+from kg.server.executor import BusyTimeout, EngineCrashed, PoolSettings, QueryFailed, QueryJob, QueryPool, Saturated
 
 CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 LOOKUP = 'SELECT ?p WHERE { ?p <http://schema.org/name> "Ziheng Jiang" }'

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import click
 
 from .config import Config
-from .errors import KgError, StoreMissing, ValidationFailed
+from .errors import DiskFull, KgError, StoreMissing, ValidationFailed
 from .exports import EXPORT_FORMATS, Selection, export, export_to_file
 from .importers.command import import_command
 from .store import open_store
@@ -46,6 +46,13 @@ def reports_errors(command: F) -> F:
         except KgError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(exc.exit_code)
+        except OSError as exc:
+            if not DiskFull.caused(exc):
+                raise
+            full = DiskFull("the disk is full; nothing was changed (the previous store is untouched); free space "
+                            "and retry")
+            click.echo(f"error: {full}", err=True)
+            sys.exit(full.exit_code)
 
     return wrapper  # type: ignore[return-value]
 
@@ -56,7 +63,7 @@ def main() -> None:
     """Researcher profiles as a validated, reasoned knowledge graph with a SPARQL endpoint.
 
     Exit codes: 0 success, 1 unexpected error, 2 bad source data, 3 SHACL violations,
-    4 build failure, 5 no store built yet, 6 bad query, 7 remote store error.
+    4 build failure, 5 no store built yet, 6 bad query, 7 remote store error, 8 disk full.
     """
 
 

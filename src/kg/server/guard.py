@@ -108,7 +108,7 @@ def query_form(query: str) -> str:
     >>> query_form("INSERT DATA { <a> <b> <c> }")
     Traceback (most recent call last):
     ...
-    kg.errors.BadQuery: malformed query: INSERT at line 1, column 1 starts a SPARQL update; send updates with POST as update= or application/sparql-update
+    kg.errors.BadQuery: malformed query: INSERT at line 1, column 1 starts a SPARQL update; send updates ...
     """
     expecting: list[str] = []
     for match in _TOKEN.finditer(query):

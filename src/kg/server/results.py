@@ -129,7 +129,8 @@ def preview_result(result: Any, rows: int, limits: Limits) -> bytes:
         header = b"\t".join(f"?{v.value}".encode() for v in result.variables)
         table = kept if kept.startswith(header) else header + b"\n" + kept
         out = io.BytesIO()
-        ox.parse_query_results(table, format=ox.QueryResultsFormat.TSV).serialize(out, format=ox.QueryResultsFormat.JSON)
+        solutions = ox.parse_query_results(table, format=ox.QueryResultsFormat.TSV)
+        solutions.serialize(out, format=ox.QueryResultsFormat.JSON)
         return json.dumps({"truncated": sink.full, "results": json.loads(out.getvalue())}).encode("utf-8")
     turtle = serialize_rdf(ox.parse(b"".join(canonical_lines(kept)), format=ox.RdfFormat.N_TRIPLES), Format.TURTLE)
     return json.dumps({"truncated": sink.full, "turtle": turtle.decode("utf-8")}).encode("utf-8")
@@ -201,7 +202,7 @@ def canonical_lines(ntriples: bytes) -> list[bytes]:
         return sorted(set(ntriples.splitlines(keepends=True)))
     dataset = ox.Dataset(ox.parse(ntriples, format=ox.RdfFormat.N_TRIPLES))
     dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
-    return sorted({f"{quad.triple} .\n".encode("utf-8") for quad in dataset})
+    return sorted({f"{quad.triple} .\n".encode() for quad in dataset})
 
 
 def serialize_rdf(statements: Iterable[Any], fmt: Format, prefixes: Mapping[str, str] = PREFIXES) -> bytes:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import pyoxigraph as ox
-from rdflib import Graph
+from rdflib import Graph, URIRef
 
 from .config import Config
 from .namespaces import PREFIXES, bind_prefixes
@@ -56,11 +56,82 @@ def _sorted_triples(store: Store, graphs: list[str], selection: Selection) -> li
     return sorted({q.triple for q in _sorted_quads(store, graphs)}, key=str)
 
 
+RDF_NS = PREFIXES["rdf"]
+FIRST, REST, NIL = ox.NamedNode(RDF_NS + "first"), ox.NamedNode(RDF_NS + "rest"), ox.NamedNode(RDF_NS + "nil")
+LIST_TYPE = (ox.NamedNode(RDF_NS + "type"), ox.NamedNode(RDF_NS + "List"))
+PLACEHOLDER = "urn:kg:blank-node:"
+
+
+def _list_nodes(triples: list[ox.Triple]) -> set[ox.BlankNode]:
+    """The nodes of the RDF lists to write as JSON-LD @list: well-formed chains of blank nodes (one rdf:first,
+    one rdf:rest, at most rdf:type rdf:List, ending in rdf:nil) whose inner nodes nothing else points at and
+    whose head is no item of a list, so that no @list nests in another."""
+    about: dict[ox.BlankNode, list[tuple[ox.NamedNode, object]]] = {}
+    incoming: dict[ox.BlankNode, int] = {}
+    rests, items = set(), set()
+    for t in triples:
+        if isinstance(t.subject, ox.BlankNode):
+            about.setdefault(t.subject, []).append((t.predicate, t.object))
+        if isinstance(t.object, ox.BlankNode):
+            incoming[t.object] = incoming.get(t.object, 0) + 1
+            (rests if t.predicate == REST else items if t.predicate == FIRST else set()).add(t.object)
+    kept: set[ox.BlankNode] = set()
+    for head in about:
+        if head in rests or head in items:
+            continue
+        chain, node = [], head
+        while isinstance(node, ox.BlankNode) and node not in kept and (node is head or (
+                incoming.get(node) == 1 and node not in items)):
+            pairs = [pair for pair in about.get(node, []) if pair != LIST_TYPE]
+            first = [o for p, o in pairs if p == FIRST]
+            rest = [o for p, o in pairs if p == REST]
+            if len(pairs) != 2 or len(first) != 1 or len(rest) != 1 or (node is head and not from_ox(first[0])):
+                break
+            chain.append(node)
+            node = rest[0]
+        if node == NIL and len(set(chain)) == len(chain):
+            kept.update(chain)
+    return kept
+
+
+def _placeholder(triples: list[ox.Triple]) -> str:
+    """An IRI prefix that occurs in no term of the triples (the same one for the same data)."""
+    texts = {str(term.value) for t in triples for term in (t.subject, t.object) if not isinstance(term, ox.Triple)}
+    prefix, number = PLACEHOLDER, 0
+    while any(prefix in text for text in texts):
+        number += 1
+        prefix = f"{PLACEHOLDER}{number}:"
+    return prefix
+
+
+def _relabel(document: Any, prefix: str) -> Any:
+    """Turn every placeholder IRI string back into its blank node identifier, without recursion."""
+    stack = [document]
+    while stack:
+        value = stack.pop()
+        pairs = list(value.items()) if isinstance(value, dict) else list(enumerate(value))
+        for key, item in pairs:
+            if isinstance(item, str) and item.startswith(prefix):
+                value[key] = "_:" + item[len(prefix):]
+            elif isinstance(item, (dict, list)):
+                stack.append(item)
+    return document
+
+
 def _jsonld(triples: list[ox.Triple], context: dict[str, Any]) -> bytes:
+    """Compacted, sorted JSON-LD. rdflib's writer follows blank nodes by recursion, so every blank node but
+    those of flat lists is handed to it as a placeholder IRI (written flat, as a reference) and renamed back."""
+    lists, prefix = _list_nodes(triples), _placeholder(triples)
+
+    def term(node: Any) -> Any:
+        if isinstance(node, ox.BlankNode) and node not in lists:
+            return URIRef(prefix + node.value)
+        return from_ox(node)
+
     graph = bind_prefixes(Graph())
     for t in triples:
-        graph.add((from_ox(t.subject), from_ox(t.predicate), from_ox(t.object)))
-    document = json.loads(graph.serialize(format="json-ld", context=context, auto_compact=True))
+        graph.add((term(t.subject), from_ox(t.predicate), term(t.object)))
+    document = _relabel(json.loads(graph.serialize(format="json-ld", context=context, auto_compact=True)), prefix)
     nodes = document.get("@graph", [document] if "@id" in document else [])
     nodes = [{k: v for k, v in node.items() if k != "@context"} for node in nodes]
     for node in nodes:

@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +44,22 @@ FORMAT_LABELS = {Format.SPARQL_JSON: "JSON", Format.SPARQL_XML: "XML", Format.CS
 # schema.org properties whose range is text only: plain JSON strings cannot be coerced to IRIs by its context.
 TEXT_TERMS = frozenset({"name", "alternateName", "givenName", "familyName", "honorificPrefix", "jobTitle",
                         "description", "email", "award", "disambiguatingDescription"})
+
+# Only these become links: http(s) with an authority, mailto, and this app's own absolute paths ("/...", but not
+# "//host" or "/\\host", which browsers read as another host). No whitespace or control characters anywhere,
+# since browsers drop them from a scheme ("java\tscript:"). Everything else is shown as text.
+_LINKABLE = re.compile(r"(?:https?://|mailto:|/(?![/\\]))[^\x00-\x20\x7f]*", re.IGNORECASE)
+
+
+def linkable(url: Any) -> bool:
+    """Whether a value may be rendered as an href or src: an http, https or mailto IRI, or a path of this app.
+
+    >>> linkable("https://orcid.org/0000-0002-1825-0097"), linkable("mailto:ada@example.org"), linkable("/page/x")
+    (True, True, True)
+    >>> linkable("javascript:alert(1)"), linkable("data:text/html,x"), linkable("//evil.example/")
+    (False, False, False)
+    """
+    return isinstance(url, str) and _LINKABLE.fullmatch(url) is not None
 
 
 def iri_for(base: str, path: str) -> str:

@@ -36,6 +36,7 @@ from ..formats import GRAPH_FORMATS, Format, negotiate
 from ..iris import Minter
 from ..writes import WriteForbidden, WriteResult
 from ..writes_edits import GraphNames
+from .bodies import check_body
 from .cors import add_cors_headers
 from .errors import NotFound, PayloadTooLarge, UnsupportedMediaType
 from .protocol import _body, parse_params
@@ -232,7 +233,9 @@ def _format(media_type: str, options: dict[str, str]) -> Format:
 
 
 def parse_document(data: bytes, fmt: Format, base_iri: str, what: str) -> list[ox.Triple]:
-    """Parse one RDF document (blank nodes renamed apart; no remote JSON-LD contexts are fetched)."""
+    """Parse one RDF document (blank nodes renamed apart; no remote JSON-LD contexts are fetched), after the
+    safety checks of kg.server.bodies (no XML entities, nesting at most MAX_DEPTH deep)."""
+    check_body(data, fmt, what)
     try:
         return [quad.triple for quad in ox.parse(data, format=fmt.ox, base_iri=base_iri, without_named_graphs=True,
                                                    rename_blank_nodes=True)]

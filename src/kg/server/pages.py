@@ -24,6 +24,7 @@ from .describe import (
     compact,
     describe,
     iri_for,
+    linkable,
     schema_jsonld,
     statement_rows,
     twin,
@@ -36,6 +37,12 @@ from .state import get_config, get_store
 bp = Blueprint("pages", __name__)
 _DEFAULT = ox.DefaultGraph()
 S = "http://schema.org/"
+
+
+@bp.app_template_test("linkable")
+def linkable_test(url: Any) -> bool:
+    """Jinja test ``url is linkable``: only http, https and mailto IRIs (and this app's paths) become links."""
+    return linkable(url)
 
 
 @bp.app_template_filter("compact")

@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 import requests
 
+from kg.errors import BadQuery
+
 from .server_process import kg_serve_process
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,6 +46,7 @@ CARTESIAN_ORDER = "SELECT ?a WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i } ORDER BY ?
 CONCAT_CHAIN = ('SELECT ?s9 WHERE { BIND("abcdefghijklmnop" AS ?s0) '
                 + " ".join(f"BIND(CONCAT(?s{i}, ?s{i}, ?s{i}, ?s{i}) AS ?s{i + 1})" for i in range(9))
                 + " }")
+QUOTE_BACKSLASH = '"\\' * 150_000  # 900 KB form-encoded
 SLOW_COUNT = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 MANY_ROWS = f"SELECT ?a ?b WHERE {{ VALUES ?a {{ {numbers(400)} }} VALUES ?b {{ {numbers(250)} }} }}"
 
@@ -165,8 +168,9 @@ def while_running(url: str, work: Callable[[], Any], probes: int = 4) -> tuple[A
 
 @pytest.mark.parametrize("text, limit", [
     (VALUES_COUNT, "time"), (VALUES_ORDER, None), (VALUES_GROUP, None),
-    (CARTESIAN_ORDER, None), (CONCAT_CHAIN, None)],
-    ids=["values-count-1e12", "values-order-by", "values-group-by", "cartesian-order-by", "concat-chain"])
+    (CARTESIAN_ORDER, None), (CONCAT_CHAIN, None), (QUOTE_BACKSLASH, None)],
+    ids=["values-count-1e12", "values-order-by", "values-group-by", "cartesian-order-by", "concat-chain",
+         "tokeniser-backtracking"])
 def test_hostile_query_is_answered_in_time_and_memory(server: tuple[str, int], text: str, limit: str | None) -> None:
     url, pid = server
     with PeakMemory(pid) as memory:
@@ -294,3 +298,29 @@ def test_no_shared_control_socket(server: tuple[str, int]) -> None:
         rows = [line.split() for line in table]
     held = [row[7] for row in rows if len(row) > 7 and row[6] in inodes]
     assert not [path for path in held if "gunicorn" in path or path.endswith(".ctl")], held
+
+
+LONG_SINGLE = "'''" + "\\'" * 300_000
+LONG_DOUBLE = '"""' + '"\\' * 300_000
+
+
+@pytest.mark.parametrize("text", ['"\\' * 500_000, "a." * 500_000, LONG_SINGLE, LONG_DOUBLE],
+                         ids=["quote-backslash", "dotted-words", "long-string", "long-double-string"])
+def test_the_query_checks_are_linear(text: str) -> None:
+    from kg.server.guard import check_query, query_form
+
+    started = time.monotonic()
+    with pytest.raises(BadQuery):
+        check_query(text)
+        query_form(text)
+    assert time.monotonic() - started < 3.0
+
+
+def test_a_dot_does_not_hide_service() -> None:
+    from kg.server.guard import check_query
+    from kg.server.updates import check_update
+
+    with pytest.raises(BadQuery, match="SERVICE"):
+        check_query("SELECT * { ?s ?p true.SERVICE <http://example.org/sparql> { ?a ?b ?c } }")
+    with pytest.raises(BadQuery, match="SERVICE"):
+        check_update("INSERT { <a> <b> <c> } WHERE { ?s ?p true.SERVICE <http://example.org/sparql> { } }")

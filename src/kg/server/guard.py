@@ -22,13 +22,13 @@ OPENERS, CLOSERS = "({[", ")}]"
 
 _TOKEN = re.compile(
     r"""
-    (?P<comment>\#[^\r\n]*)
-  | (?P<string>'''(?:[^'\\]|\\.|'(?!''))*'''|\"\"\"(?:[^"\\]|\\.|"(?!""))*\"\"\"
-      |'(?:[^'\\\r\n]|\\.)*'|"(?:[^"\\\r\n]|\\.)*")
-  | (?P<iri><[^<>"{}|^`\\\x00-\x20]*>)
-  | (?P<var>[?$]\w+)
-  | (?P<lang>@[A-Za-z]+(?:-[A-Za-z0-9]+)*)
-  | (?P<name>(?:[^\W\d][\w.\-]*)?:[\w.\-:%\\]*|[^\W\d][\w\-]*)
+    (?P<comment>\#[^\r\n]*+)
+  | (?P<string>'''(?:[^'\\]|\\.|\\\Z|'(?!''))*+(?:'''|\Z)|\"\"\"(?:[^"\\]|\\.|\\\Z|"(?!""))*+(?:\"\"\"|\Z)
+      |'(?:[^'\\\r\n]|\\.)*+'?|"(?:[^"\\\r\n]|\\.)*+"?)
+  | (?P<iri><[^<>"{}|^`\\\x00-\x20]*+>)
+  | (?P<var>[?$]\w++)
+  | (?P<lang>@[A-Za-z]++(?:-[A-Za-z0-9]++)*+)
+  | (?P<name>[^\W\d][\w.\-]*+(?::[\w.\-:%\\]*+)?|:[\w.\-:%\\]*+)
   | (?P<other>\S)
     """,
     re.VERBOSE | re.DOTALL,
@@ -43,7 +43,25 @@ def tokens(query: str) -> Iterator[tuple[str, str]]:
     """
     for match in _TOKEN.finditer(query):
         kind = match.lastgroup or "other"
-        yield kind, match.group(kind)
+        text = match.group(kind)
+        if kind == "name" and "." in text and ":" not in text:
+            yield from dotted_words(text)
+        else:
+            yield kind, text
+
+
+def dotted_words(text: str) -> Iterator[tuple[str, str]]:
+    """Bare words joined by dots ('true.SERVICE'), matched as one run so that scanning stays linear, as the
+    tokens they are: each word a name, each dot an 'other'.
+
+    >>> list(dotted_words("true.SERVICE"))
+    [('name', 'true'), ('other', '.'), ('name', 'SERVICE')]
+    """
+    for part in re.split(r"(\.)", text):
+        if part == ".":
+            yield "other", part
+        elif part:
+            yield ("name" if not part[0].isdigit() and part[0] != "-" else "other"), part
 
 
 def keywords(query: str) -> list[str]:

@@ -15,9 +15,9 @@ from flask import Blueprint, Response, request, url_for
 
 from ..errors import BadQuery, KgError
 from ..formats import GRAPH_FORMATS, Format, negotiate
+from .cache import ResultCache
 from .cors import add_cors_headers
 from .description import SD_PREFIXES, ox_triples, query_page, service_description
-from .cache import ResultCache
 from .executor import QueryJob
 from .guard import check_query, query_form
 from .protocol import Operation, read_operation

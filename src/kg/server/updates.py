@@ -25,7 +25,7 @@ from werkzeug.exceptions import Unauthorized
 from ..errors import BadQuery
 from ..writes import Writer, WriteRejected, WriteResult
 from .errors import ReadOnly
-from .guard import _TOKEN, CLOSERS, OPENERS, nesting_error
+from .guard import _TOKEN, CLOSERS, OPENERS, dotted_words, nesting_error
 from .protocol import Operation
 from .state import get_config, handle
 
@@ -73,6 +73,13 @@ def _tokens(text: str) -> Iterator[tuple[str, str, int, int, int]]:
         if kind == "comment":
             continue
         token = match.group(kind)
+        if kind == "name" and "." in token and ":" not in token:
+            start = match.start()
+            for part_kind, part in dotted_words(token):
+                start = text.index(part, start)
+                yield part_kind, part, start, start + len(part), depth
+                start += len(part)
+            continue
         yield kind, token, match.start(), match.end(), depth
         if kind == "other":
             if token in OPENERS:

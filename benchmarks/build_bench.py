@@ -32,7 +32,7 @@ from kg.parsing import parse_corpus  # noqa: E402
 from kg.reasoning import infer  # noqa: E402
 from kg.sources import load_turtle_dir, read_data_dir  # noqa: E402
 from kg.validation import validate_graphs  # noqa: E402
-from kg.validation_shards import validate_sharded  # noqa: E402
+from kg.validation.shards import validate_sharded  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 STAGE = re.compile(r"^(\w+)\s+([\d.]+) s(?:\s+\(.*\))?\s+peak\s+([\d.]+) MB$")

@@ -150,13 +150,13 @@ KG_ACCEPT = "application/sparql-results+json, application/sparql-results+xml;q=0
 def kg_forms(engine: Any, queries: list[Query], base: str) -> dict[str, Query]:
     """The exact request body kg sends the engine for each query (its prologue, default and named graphs).
 
-    Captured from kg's own code path (kg.server.results.run_query on a RemoteStore whose client records the
+    Captured from kg's own code path (kg.query.results.run_query on a RemoteStore whose client records the
     request instead of sending it); the endpoint URL kg passes as base IRI is replaced by a fixed one.
     """
     from kg.config import Config
-    from kg.remote import RemoteNames, RemoteStore, read_manifest
-    from kg.remote_client import RemoteLocation, SparqlClient
-    from kg.server.results import run_query
+    from kg.query.results import run_query
+    from kg.store.client import RemoteLocation, SparqlClient
+    from kg.store.remote import RemoteNames, RemoteStore, read_manifest
 
     config = Config(store_url=engine.query_url, store_update_url=engine.update_url, store_gsp_url=engine.gsp_url,
                     store_user=engine.user, store_password=engine.password, store_auth=engine.auth or "basic",
@@ -285,7 +285,7 @@ class RequestCount:
         self.bytes: Counter[str] = Counter()
 
     def install(self) -> Any:
-        from kg.remote_client import SparqlClient
+        from kg.store.client import SparqlClient
 
         original = SparqlClient._send
         counter = self

@@ -82,7 +82,7 @@ def asserted(mapped) -> Graph:  # type: ignore[no-untyped-def]
 @pytest.fixture(scope="session")
 def ontology(config: Config) -> Graph:
     """The project ontology."""
-    from kg.sources import load_turtle_dir
+    from kg.turtle_files import load_turtle_dir
 
     return load_turtle_dir(config.ontology)
 
@@ -90,7 +90,7 @@ def ontology(config: Config) -> Graph:
 @pytest.fixture(scope="session")
 def shapes(config: Config) -> Graph:
     """The SHACL shapes."""
-    from kg.sources import load_turtle_dir
+    from kg.turtle_files import load_turtle_dir
 
     return load_turtle_dir(config.shapes)
 

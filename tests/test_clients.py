@@ -26,7 +26,6 @@ from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 from rdflib.plugins.stores.sparqlstore import SPARQLStore
 from rdflib.util import from_n3
 from SPARQLWrapper import GET, JSON, JSONLD, POST, POSTDIRECTLY, RDFXML, TSV, URLENCODED, XML, SPARQLWrapper
-from SPARQLWrapper.SPARQLExceptions import QueryBadFormed
 
 from kg.namespaces import SDO
 

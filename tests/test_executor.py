@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from kg.server.cache import ENTRY_OVERHEAD, ResultCache
-from kg.server.errors import QueryMemoryLimit, QueryTimeout
-from kg.server.executor import BusyTimeout, EngineCrashed, PoolSettings, QueryFailed, QueryJob, QueryPool, Saturated
+from kg.errors import QueryMemoryLimit, QueryTimeout
+from kg.query.cache import ENTRY_OVERHEAD, ResultCache
+from kg.query.executor import BusyTimeout, EngineCrashed, PoolSettings, QueryFailed, QueryJob, QueryPool, Saturated
 
 CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 LOOKUP = 'SELECT ?p WHERE { ?p <http://schema.org/name> "Ziheng Jiang" }'
@@ -123,7 +123,7 @@ def test_result_cache_counts_its_keys() -> None:
 
 
 def test_workers_that_cannot_start_fail_fast(tmp_path: Path) -> None:
-    from kg.server.executor import WorkersDown
+    from kg.query.executor import WorkersDown
 
     broken = QueryPool(tmp_path / "no-store", 1, in_memory=False, max_pending=2)
     deadline = time.monotonic() + 60

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 import yaml
 
-from kg.build_cache import MapCache, answers_match, map_corpus_cached
 from kg.config import Config
 from kg.errors import KgError
 from kg.iris import Minter
+from kg.mapping.cache import MapCache, answers_match, map_corpus_cached
 from kg.parsing import parse_corpus
 from kg.pipeline import BuildResult, build, build_cache
 from kg.resolve import resolve
@@ -40,7 +40,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def work(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A private copy of the built corpus: data/ and work/ (store versions, cache); no change counts as large."""
-    monkeypatch.setattr("kg.incremental.LARGE_CHANGE", 1.0)
+    monkeypatch.setattr("kg.pipeline.incremental.LARGE_CHANGE", 1.0)
     shutil.copytree(built / "data", tmp_path / "data")
     shutil.copytree(built / "work", tmp_path / "work", symlinks=True)
     return tmp_path
@@ -195,7 +195,7 @@ def test_a_failed_build_leaves_store_and_cache_usable(work: Path) -> None:
 
 
 def test_a_large_change_gets_a_full_build(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("kg.incremental.LARGE_CHANGE", 0.25)
+    monkeypatch.setattr("kg.pipeline.incremental.LARGE_CHANGE", 0.25)
     EDITS["profile deleted"](work)  # a third of the asserted triples
     _, lines = _build(work / "data", work / "work" / "store")
     assert "full" in _line(lines, "reason") and "full" in _line(lines, "store")

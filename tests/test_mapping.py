@@ -9,8 +9,8 @@ from rdflib.collection import Collection
 
 from kg.iris import Minter
 from kg.mapping import map_corpus
-from kg.parsing import parse_corpus
 from kg.namespaces import BIBO, KG, SDO
+from kg.parsing import parse_corpus
 from kg.sources import read_data_dir
 
 from .conftest import assert_isomorphic

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from rdflib import RDF, RDFS, BNode, Graph, Literal, URIRef
 
 from kg.config import PROJECT_ROOT
-from kg.server.queries import EXAMPLES, PREFIX_BLOCK, render_results_html
+from kg.server.query_page import EXAMPLES, PREFIX_BLOCK, render_results_html
 
 from .conftest import assert_isomorphic
 
@@ -162,7 +162,7 @@ def test_data_without_extension_negotiates(client: FlaskClient) -> None:
 
 def test_every_minted_iri_dereferences_to_turtle(client: FlaskClient, store) -> None:  # type: ignore[no-untyped-def]
     """`curl -L -H 'Accept: text/turtle'` on any minted IRI returns parseable Turtle about it."""
-    from kg.server.describe import minted_iris
+    from kg.server.resources import minted_iris
 
     iris = list(minted_iris(store, BASE))
     assert len(iris) > 300
@@ -384,7 +384,8 @@ def test_sparql_html_results(client: FlaskClient) -> None:
     construct = "CONSTRUCT { ?p <http://schema.org/name> ?n } WHERE { ?p <http://schema.org/givenName> ?n }"
     response = client.get("/sparql?" + urlencode({"query": construct}), headers={"Accept": "text/html"})
     assert response.status_code == 200 and "Wencong" in response.get_data(as_text=True)
-    response = client.get("/sparql?" + urlencode({"query": "SELECT ?x WHERE { ?x ?y }"}), headers={"Accept": "text/html"})
+    response = client.get("/sparql?" + urlencode({"query": "SELECT ?x WHERE { ?x ?y }"}),
+                          headers={"Accept": "text/html"})
     assert response.status_code == 400 and "malformed query" in response.get_data(as_text=True)
     assert response.content_type.startswith("text/html") and 'role="alert"' in response.get_data(as_text=True)
 

@@ -34,14 +34,14 @@ import pytest
 from rdflib import Graph
 from rdflib.compare import isomorphic
 
+import kg.edits
 import kg.store
-import kg.writes_edits
 from kg.config import Config
+from kg.edits import edits_file, pending_path
 from kg.pipeline import build
 from kg.server import create_app
 from kg.store import Store
 from kg.writes import inferred_matches
-from kg.writes_edits import edits_file, pending_path
 
 from . import server_process
 from .conftest import REPO_DATA
@@ -131,7 +131,8 @@ def log_of(url: str, config: Config) -> Path:
 def assert_clean_log(data: bytes) -> None:
     assert b"Traceback" not in data, data.decode("utf-8", "replace")[-3000:]
     raw = RAW_CONTROL.search(data)
-    assert raw is None, f"raw control character {raw.group()!r} in the log: {data[max(raw.start() - 200, 0):raw.end() + 50]!r}"
+    context = data[max(raw.start() - 200, 0):raw.end() + 50] if raw is not None else ""
+    assert raw is None, f"raw control character {raw.group()!r} in the log: {context!r}"
 
 
 # --- a real server for the read-side and the default-graph checks -------------------------------------------
@@ -308,10 +309,10 @@ def engine_message(*args: object, **kwargs: object) -> None:
 
 
 INJECTIONS = {
-    "edits-writer-enospc": (kg.writes_edits, "write_edits", enospc()),
-    "edits-writer-edquot": (kg.writes_edits, "write_edits", enospc(errno.EDQUOT)),
-    "edits-writer-efbig": (kg.writes_edits, "write_edits", enospc(errno.EFBIG)),
-    "temp-file-fsync": (kg.writes_edits.os, "fsync", None),
+    "edits-writer-enospc": (kg.edits, "write_edits", enospc()),
+    "edits-writer-edquot": (kg.edits, "write_edits", enospc(errno.EDQUOT)),
+    "edits-writer-efbig": (kg.edits, "write_edits", enospc(errno.EFBIG)),
+    "temp-file-fsync": (kg.edits.os, "fsync", None),
     "store-version-flush": (kg.store, "fsync_tree", enospc()),
     "store-engine-message": (kg.store, "fsync_tree", engine_message),
 }

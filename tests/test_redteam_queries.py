@@ -307,7 +307,7 @@ LONG_DOUBLE = '"""' + '"\\' * 300_000
 @pytest.mark.parametrize("text", ['"\\' * 500_000, "a." * 500_000, LONG_SINGLE, LONG_DOUBLE],
                          ids=["quote-backslash", "dotted-words", "long-string", "long-double-string"])
 def test_the_query_checks_are_linear(text: str) -> None:
-    from kg.server.guard import check_query, query_form
+    from kg.sparql_text import check_query, query_form
 
     started = time.monotonic()
     with pytest.raises(BadQuery):
@@ -317,8 +317,8 @@ def test_the_query_checks_are_linear(text: str) -> None:
 
 
 def test_a_dot_does_not_hide_service() -> None:
-    from kg.server.guard import check_query
     from kg.server.updates import check_update
+    from kg.sparql_text import check_query
 
     with pytest.raises(BadQuery, match="SERVICE"):
         check_query("SELECT * { ?s ?p true.SERVICE <http://example.org/sparql> { ?a ?b ?c } }")

@@ -22,7 +22,7 @@ from kg.config import Config
 from kg.exports import _jsonld, export, load_context
 from kg.pipeline import build
 from kg.server import create_app
-from kg.server.describe import linkable
+from kg.server.resources import linkable
 from kg.store import Store
 
 from .conftest import REPO_DATA, assert_isomorphic

@@ -7,9 +7,9 @@ import pytest
 import requests
 
 from kg.config import Config
-from kg.remote import MANIFEST_PROPERTY, Manifest, RemoteNames, Skolem, _prologue, is_graph_query
-from kg.remote_client import BearerAuth, RemoteConfigError, RemoteLocation, _auth
-from kg.remote_push import ntriples_lines, switch_update
+from kg.store.client import BearerAuth, RemoteConfigError, RemoteLocation, _auth
+from kg.store.push import ntriples_lines, switch_update
+from kg.store.remote import MANIFEST_PROPERTY, Manifest, RemoteNames, Skolem, _prologue, is_graph_query
 
 NAMES = RemoteNames("https://kg.example.org/")
 
@@ -46,7 +46,8 @@ def test_upload_lines_are_sorted_distinct_ntriples() -> None:
 
 def test_switch_update_is_one_valid_request() -> None:
     manifest = Manifest("v2", {"https://kg.example.org/graph/reference": {"sha256": "x", "triples": 1}},
-                        {"sha256": "y", "triples": 1, "graph": NAMES.merged("v2")}, {"note": 'quotes " and \n newlines'},
+                        {"sha256": "y", "triples": 1, "graph": NAMES.merged("v2")},
+                        {"note": 'quotes " and \n newlines'},
                         [NAMES.merged("v1")])
     text = switch_update(NAMES, {"https://kg.example.org/graph/reference": NAMES.staging + "v2/0"},
                          ["https://kg.example.org/graph/profile/gone"], manifest)
@@ -83,7 +84,7 @@ def test_bearer_auth_sends_the_token() -> None:
 
 
 def test_virtuoso_partial_answers_are_noticed() -> None:
-    from kg.remote_client import _partial
+    from kg.store.client import _partial
 
     answer = requests.Response()
     answer.headers["X-SQL-State"] = "S1TAT"

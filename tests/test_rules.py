@@ -14,7 +14,7 @@ from kg.iris import Minter
 from kg.mapping import map_corpus
 from kg.parsing import parse_corpus
 from kg.reasoning import infer
-from kg.rules import LocalRules, Materializer, compile_rules, has_joins, unsupported_axioms
+from kg.reasoning.rules import LocalRules, Materializer, compile_rules, has_joins, unsupported_axioms
 from kg.sources import read_data_dir
 
 from .conftest import PROJECT_ROOT, assert_isomorphic

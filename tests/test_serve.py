@@ -94,7 +94,8 @@ def test_runaway_query_is_stopped_while_others_are_served(limited_server: str) -
     time.sleep(0.3)
     lookups = 0
     while thread.is_alive():
-        status, _, body = _get(f"{limited_server}/sparql?{urllib.parse.urlencode({'query': lookup + ' # ' + str(lookups)})}",
+        query_string = urllib.parse.urlencode({"query": lookup + " # " + str(lookups)})
+        status, _, body = _get(f"{limited_server}/sparql?{query_string}",
                                "application/sparql-results+json")
         lookups += status == 200 and b"wencong-xiao" in body
     thread.join()

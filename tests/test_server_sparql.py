@@ -401,7 +401,7 @@ def test_w3c_protocol(client: FlaskClient, requests: list[Any]) -> None:
 
 
 def test_construct_bytes_do_not_depend_on_blank_node_labels() -> None:
-    from kg.server.results import canonical_lines
+    from kg.query.results import canonical_lines
 
     one = b'_:a1 <http://e/p> <http://e/x> .\n<http://e/s> <http://e/r> _:a1 .\n_:a1 <http://e/q> "v" .\n'
     other = b'<http://e/s> <http://e/r> _:f0e .\n_:f0e <http://e/q> "v" .\n_:f0e <http://e/p> <http://e/x> .\n'

@@ -14,7 +14,7 @@ from kg.mapping import MappedGraphs, map_corpus
 from kg.parsing import parse_corpus
 from kg.sources import read_data_dir
 from kg.validation import validate_graphs
-from kg.validation_shards import validate_sharded
+from kg.validation.shards import validate_sharded
 
 from .conftest import PROJECT_ROOT, REPO_DATA
 
@@ -68,7 +68,7 @@ def test_cache_reuses_unchanged_shards(tmp_path: Path, mapped: MappedGraphs, sha
     def fail(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise AssertionError("a cached shard was validated again")
 
-    monkeypatch.setattr("kg.validation_shards._run_shards", lambda shards, s, o, indexes, p: fail() if indexes else [])
+    monkeypatch.setattr("kg.validation.shards._run_shards", lambda shards, s, o, indexes, p: fail() if indexes else [])
     again = validate_sharded(mapped, shapes, ontology, reference=REFERENCE, cache_dir=cache, shard_triples=500,
                              mode="shards")
     assert again.violations == first.violations

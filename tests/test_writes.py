@@ -16,12 +16,12 @@ import pytest
 from flask.testing import FlaskClient
 
 from kg.config import Config
+from kg.edits import edits_file
 from kg.pipeline import build
 from kg.server import create_app
 from kg.server.updates import add_using, check_update, split_operations
 from kg.store import Store
 from kg.writes import Writer, WriteRejected, inferred_matches
-from kg.writes_edits import edits_file
 
 from .conftest import REPO_DATA
 
@@ -427,7 +427,7 @@ def test_a_crash_between_persisting_edits_and_the_switch(config: Config, moment:
     import subprocess
     import sys
 
-    from kg.writes_edits import current_edits_text
+    from kg.edits import current_edits_text
 
     Writer(config).update("INSERT DATA { <http://e/s> <http://e/p> 'first' }")
     process = subprocess.run([sys.executable, "-c", CRASHING_WRITE, str(config.data), str(config.store), moment],

@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 
 from kg.config import Config
+from kg.edits import current_edits_text, edits_file
 from kg.pipeline import build
 from kg.store import Store
 from kg.writes import inferred_matches
-from kg.writes_edits import current_edits_text, edits_file
 
 from .conftest import REPO_DATA
 from .server_process import kg_serve_process

@@ -1,5 +1,5 @@
 """`python -m kg` runs the command line."""
 
-from kg.cli import main
+from .cli import main
 
 main()

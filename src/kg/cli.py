@@ -129,9 +129,9 @@ def validate(data: Path | None, fmt: str) -> None:
 
 def _table(variables: list[str], rows: list[list[str]]) -> str:
     widths = [max([len(v)] + [len(r[i]) for r in rows]) for i, v in enumerate(variables)]
-    lines = [" | ".join(v.ljust(w) for v, w in zip(variables, widths)),
+    lines = [" | ".join(v.ljust(w) for v, w in zip(variables, widths, strict=True)),
              "-+-".join("-" * w for w in widths)]
-    lines += [" | ".join(c.ljust(w) for c, w in zip(r, widths)) for r in rows]
+    lines += [" | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
     return "\n".join(lines)
 
 
@@ -165,12 +165,13 @@ def query(store: Path | None, store_url: str | None, fmt: str, query: str) -> No
     except SyntaxError as exc:
         raise BadQuery(f"malformed query: {exc}") from None
     if not isinstance(results, (ox.QuerySolutions, ox.QueryBoolean)):
-        click.echo(ox.serialize(list(results), format=ox.RdfFormat.TURTLE, prefixes=PREFIXES).decode(), nl=False)
+        click.echo(bytes(ox.serialize(list(results), format=ox.RdfFormat.TURTLE, prefixes=PREFIXES) or b"").decode(),
+                   nl=False)
     elif isinstance(results, ox.QueryBoolean):
         click.echo(json.dumps({"boolean": bool(results)}) if fmt == "json" else str(bool(results)).lower())
     elif fmt in ("json", "csv"):
         result_format = ox.QueryResultsFormat.JSON if fmt == "json" else ox.QueryResultsFormat.CSV
-        click.echo(results.serialize(format=result_format).decode(), nl=False)
+        click.echo(bytes(results.serialize(format=result_format) or b"").decode(), nl=False)
     else:
         variables = [v.value for v in results.variables]
         rows = [[_cell(solution[v]) for v in variables] for solution in results]

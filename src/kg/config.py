@@ -7,9 +7,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from .iris import DEFAULT_BASE
-
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_BASE = "https://kg.example.org"  # the base IRI entity IRIs are minted under, unless KG_BASE says otherwise
 
 
 def _resource(name: str) -> Path:

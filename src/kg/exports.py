@@ -15,7 +15,7 @@ from .namespaces import PREFIXES, bind_prefixes
 from .store import Store, from_ox
 
 
-class Selection(str, Enum):
+class Selection(str, Enum):  # noqa: UP042 - a StrEnum would change what str() of a member gives
     """Which graphs an export includes."""
 
     ALL = "all"

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 from rdflib import URIRef
 
-DEFAULT_BASE = "https://kg.example.org"
+from .config import DEFAULT_BASE
+
 DEFAULT_GRAPH = "edits"  # /graph/edits: where unnamed writes land, and what the Graph Store calls ?default
 KINDS = ("person", "organization", "work", "venue", "project", "role", "metric")
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .checks import PRESENT, Fields
 from .errors import SourceError, SourceErrors
+from .fields import PRESENT, Fields
 from .model import (
     ELISION,
     EQUAL_MARKS,
@@ -17,8 +17,8 @@ from .model import (
     Metric,
     Organization,
     OtherName,
-    Project,
     Profile,
+    Project,
     Publication,
     Venue,
     origin_of,

@@ -8,13 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from rdflib import Graph
 from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .errors import Location, SourceError
-from .namespaces import bind_prefixes
 from .source_files import max_source_bytes, read_limited
 
 FieldPath = tuple[str | int, ...]
@@ -183,17 +181,3 @@ def read_data_dir(root: Path, max_bytes: int | None = None) -> DataFiles:
     files = sorted(profile_dir.glob("*.yaml")) if profile_dir.is_dir() else []
     profiles = [read_yaml(f, _display(root, f), limit) for f in files]
     return DataFiles(root, reference["organizations"], reference["venues"], profiles)
-
-
-def load_turtle_dir(directory: Path) -> Graph:
-    """Parse every *.ttl file of a local directory into one graph (never fetches anything)."""
-    files = sorted(directory.glob("*.ttl")) if directory.is_dir() else []
-    if not files:
-        raise SourceError(Location(directory), "no *.ttl files found; point the setting at a folder of Turtle files")
-    graph = bind_prefixes(Graph())
-    for file in files:
-        try:
-            graph.parse(source=str(file), format="turtle")
-        except SyntaxError as exc:
-            raise SourceError(Location(file), f"Turtle syntax error: {exc}") from None
-    return graph

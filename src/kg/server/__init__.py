@@ -22,13 +22,13 @@ from ..errors import KgError
 from ..store import Store
 from .dumps import bp as dumps_bp
 from .graphstore import bp as graphstore_bp
-from .describe import iri_for
+from .handle import EXTENSION, StoreHandle, get_config
 from .health import bp as health_bp
 from .logsafe import install as escape_log_controls
 from .pages import bp as pages_bp
 from .pages import not_found, split_extension
+from .resources import iri_for
 from .sparql import bp as sparql_bp
-from .state import EXTENSION, StoreHandle, get_config
 
 BLUEPRINTS = (sparql_bp, graphstore_bp, health_bp, pages_bp, dumps_bp)
 logger = logging.getLogger(__name__)

@@ -22,11 +22,11 @@ from rdflib.namespace import DCTERMS, RDFS, VOID, XSD
 from ..exports import Selection, export, load_context
 from ..formats import Format, negotiate
 from ..namespaces import ONTOLOGY_IRI, PREFIXES
+from ..query.results import serialize_rdf
 from ..store import Store
-from .describe import FORMAT_LABELS, PAGE_FORMATS, TWIN_FORMATS, Reader, compact
-from .description import ox_triples
-from .results import serialize_rdf
-from .state import get_config, get_store
+from .handle import get_config, get_store
+from .resources import FORMAT_LABELS, PAGE_FORMATS, TWIN_FORMATS, Reader, compact
+from .service import ox_triples
 
 bp = Blueprint("dumps", __name__)
 DUMPS = {"nq": Format.N_QUADS, "ttl": Format.TURTLE, "jsonld": Format.JSON_LD}

@@ -31,17 +31,16 @@ from flask import Blueprint, Response, request, url_for
 from werkzeug.formparser import MultiPartParser
 from werkzeug.http import parse_options_header
 
-from ..errors import BadQuery
+from ..edits import GraphNames
+from ..errors import BadQuery, NotFound, PayloadTooLarge, UnsupportedMediaType
 from ..formats import GRAPH_FORMATS, Format, negotiate
 from ..iris import Minter
+from ..query.results import serialize_rdf
 from ..writes import WriteForbidden, WriteResult
-from ..writes_edits import GraphNames
 from .bodies import check_body
 from .cors import add_cors_headers
-from .errors import NotFound, PayloadTooLarge, UnsupportedMediaType
-from .protocol import _body, parse_params
-from .results import serialize_rdf
-from .state import get_config, get_store
+from .handle import get_config, get_store
+from .operation import _body, parse_params
 from .updates import authorize, no_content, perform
 
 bp = Blueprint("graphstore", __name__)

@@ -16,7 +16,11 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ..exports import load_context
 from ..formats import Format, negotiate
-from .describe import (
+from .dumps import dataset_jsonld, statistics
+from .handle import get_config, get_store
+from .pictures import pictures, publication, publications
+from .query_page import SEARCH_LIMIT, search_names
+from .resources import (
     FORMAT_LABELS,
     PAGE_FORMATS,
     TWIN_FORMATS,
@@ -29,10 +33,6 @@ from .describe import (
     statement_rows,
     twin,
 )
-from .dumps import dataset_jsonld, statistics
-from .pictures import pictures, publication, publications
-from .queries import SEARCH_LIMIT, search_names
-from .state import get_config, get_store
 
 bp = Blueprint("pages", __name__)
 _DEFAULT = ox.DefaultGraph()

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .describe import Reader
+    from .resources import Reader
 
 MAX_COAUTHORS = 24
 S = "http://schema.org/"

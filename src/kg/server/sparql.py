@@ -15,15 +15,15 @@ from flask import Blueprint, Response, request, url_for
 
 from ..errors import BadQuery, KgError
 from ..formats import GRAPH_FORMATS, Format, negotiate
-from .cache import ResultCache
+from ..query.cache import ResultCache
+from ..query.executor import QueryJob
+from ..query.results import formats_for, serialize_rdf
+from ..sparql_text import check_query, query_form
 from .cors import add_cors_headers
-from .description import SD_PREFIXES, ox_triples, query_page, service_description
-from .executor import QueryJob
-from .guard import check_query, query_form
-from .protocol import Operation, read_operation
-from .queries import render_results_html
-from .results import formats_for, serialize_rdf
-from .state import get_config, get_store, handle
+from .handle import get_config, get_store, handle
+from .operation import Operation, read_operation
+from .query_page import render_results_html
+from .service import SD_PREFIXES, ox_triples, query_page, service_description
 from .updates import answer_update
 
 bp = Blueprint("sparql", __name__)

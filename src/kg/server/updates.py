@@ -4,7 +4,7 @@
   (``KG_WRITE_TOKEN``), compared in constant time. Without a configured token every write answers 403 saying
   how to enable writes; with one, a missing or wrong token answers 401 with ``WWW-Authenticate: Bearer``.
 * **What.** ``LOAD`` and ``SERVICE`` are refused (400) unless their IRI is in ``ALLOWED_SOURCES`` (empty:
-  kg never reaches the network). The decision is made on SPARQL tokens, as kg.server.guard does for queries.
+  kg never reaches the network). The decision is made on SPARQL tokens, as kg.sparql_text does for queries.
 * **Dataset.** ``using-graph-uri`` / ``using-named-graph-uri`` become ``USING`` / ``USING NAMED`` clauses of
   every operation with a ``WHERE`` (400 if the update has its own ``USING`` or ``WITH``).
 * **Operations.** A request with several operations (``;``) is applied operation by operation to one copy of
@@ -22,12 +22,11 @@ from flask import Response, current_app, jsonify, request
 from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import Unauthorized
 
-from ..errors import BadQuery
+from ..errors import BadQuery, ReadOnly
+from ..sparql_text import _TOKEN, CLOSERS, OPENERS, dotted_words, nesting_error
 from ..writes import Writer, WriteRejected, WriteResult
-from .errors import ReadOnly
-from .guard import _TOKEN, CLOSERS, OPENERS, dotted_words, nesting_error
-from .protocol import Operation
-from .state import get_config, handle
+from .handle import get_config, handle
+from .operation import Operation
 
 EXTENSION = "kg-writes"
 ALLOWED_SOURCES: frozenset[str] = frozenset()

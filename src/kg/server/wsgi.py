@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from kg.config import Config
-from kg.server import create_app
-from kg.server.state import warm_up
+from ..config import Config
+from . import create_app
+from .handle import warm_up
 
 app = create_app(Config.from_env())
 warm_up(app)

@@ -1,0 +1,291 @@
+"""Per-profile cache of mapped graphs, so a rebuild maps only the profiles whose mapping can have changed.
+
+An entry is found by a key over everything a profile's mapping reads besides entity resolution: the file's
+sha256 and displayed path, the reference data's sha256, the base IRI and the code version (a hash of kg's
+sources and the rdflib version). Resolution is corpus-wide (one slug per full name, initials matched to unique
+full names, works by title), so an entry also records every resolution lookup the mapping made and its answer;
+it is used only when each lookup gives the same answer on the new corpus. That is the narrowest exact key: the
+mapping is a deterministic function of the profile and those answers. Entries are pickles written atomically
+(temporary file, then one rename); a build that fails leaves only complete, correct entries behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import rdflib
+from rdflib import Graph, URIRef
+from rdflib.plugins.stores.memory import Memory
+
+from ..iris import Minter
+from ..model import Corpus, Origin, Profile
+from ..namespaces import bind_prefixes
+from ..resolve import Resolution
+from . import MappedGraphs, ProfileMapper, provenance, with_reference
+
+FORMAT = 1
+_MISSING = ("missing",)
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """A hash of kg's Python sources and the rdflib version: any code change invalidates every entry."""
+    digest = hashlib.sha256(f"{FORMAT} rdflib {rdflib.__version__}".encode())
+    root = Path(__file__).resolve().parents[1]  # all of kg, not only this package
+    for path in sorted(root.rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def graph_digest(graph: Iterable[tuple[Any, Any, Any]]) -> str:
+    """A content hash of triples (sorted N-Triples lines; blank nodes by label, as the store keeps them)."""
+    digest = hashlib.sha256()
+    for line in sorted(f"{s.n3()} {p.n3()} {o.n3()}" for s, p, o in graph):
+        digest.update(line.encode("utf-8"))
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+class _RecordingDict:
+    """A read-only view of a resolution table that records each key read and its answer."""
+
+    def __init__(self, name: str, table: dict[str, Any], reads: dict[tuple[str, str], Any]) -> None:
+        self.name, self.table, self.reads = name, table, reads
+
+    def __getitem__(self, key: str) -> Any:
+        value = self.table[key]
+        self.reads[(self.name, key)] = value
+        return value
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The answer for a key, or default (recorded as missing)."""
+        value = self.table.get(key, _MISSING)
+        self.reads[(self.name, key)] = value
+        return default if value is _MISSING else value
+
+
+class RecordingResolution:
+    """The resolution interface ProfileMapper uses, recording every lookup and its answer."""
+
+    LOOKUPS = ("person", "organization", "venue", "work")
+    TABLES = ("person_names", "possible_same_as", "venues")
+
+    def __init__(self, real: Resolution) -> None:
+        self.real = real
+        self.reads: dict[tuple[str, str], Any] = {}
+        for name in self.TABLES:
+            setattr(self, name, _RecordingDict(name, getattr(real, name), self.reads))
+
+    def _lookup(self, name: str, text: str) -> str:
+        value = getattr(self.real, name)(text)
+        self.reads[(name, text)] = value
+        return value
+
+    def person(self, name: str) -> str:
+        """Slug of the person node for a name as written."""
+        return self._lookup("person", name)
+
+    def organization(self, text: str) -> str:
+        """Id of the organisation a text names."""
+        return self._lookup("organization", text)
+
+    def venue(self, text: str) -> str:
+        """Id of the venue a text names."""
+        return self._lookup("venue", text)
+
+    def work(self, title: str) -> str:
+        """Slug of the work with a title."""
+        return self._lookup("work", title)
+
+
+def answers_match(reads: dict[tuple[str, str], Any], resolution: Resolution) -> bool:
+    """Whether every recorded lookup gives the same answer on this resolution."""
+    for (name, key), value in reads.items():
+        try:
+            if name in RecordingResolution.TABLES:
+                current = getattr(resolution, name).get(key, _MISSING)
+            else:
+                current = getattr(resolution, name)(key)
+        except KeyError:
+            return False
+        if current != value:
+            return False
+    return True
+
+
+class _RecordingOrigins(dict):  # type: ignore[type-arg]
+    """An origins table that also records each assignment and setdefault, to replay them in order later."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ops: list[tuple[bool, URIRef, Origin]] = []
+
+    def __setitem__(self, key: URIRef, value: Origin) -> None:
+        self.ops.append((True, key, value))
+        super().__setitem__(key, value)
+
+    def setdefault(self, key: URIRef, value: Origin) -> Origin:  # type: ignore[override]
+        self.ops.append((False, key, value))
+        return super().setdefault(key, value)
+
+
+@dataclass
+class Entry:
+    """A mapped profile: its triples, the origin operations, the resolution answers it used."""
+
+    reads: dict[tuple[str, str], Any]
+    triples: bytes  # the pickled list of triples, unpickled only when the graph is first used
+    origin_ops: list[tuple[bool, URIRef, tuple[Any, ...], int | None]]
+    content_id: str
+    count: int
+
+
+@dataclass
+class MapStats:
+    """What the cached mapping did."""
+
+    profiles: int = 0
+    cached: int = 0
+    content_ids: dict[URIRef, str] = field(default_factory=dict)
+
+
+class MapCache:
+    """Entries under one folder (``<store parent>/cache/build/map``); None disables caching."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+        self.used: set[str] = set()
+
+    def key(self, profile: Profile, minter: Minter, reference_sha: str) -> str:
+        """The entry key of a profile (everything but resolution answers)."""
+        parts = (code_version(), minter.base, reference_sha, profile.sha256, profile.origin.file, profile.id)
+        return hashlib.sha256("\x00".join(parts).encode()).hexdigest()
+
+    def load(self, key: str) -> Entry | None:
+        """The entry under a key, or None (missing or unreadable)."""
+        if self.folder is None:
+            return None
+        try:
+            with open(self.folder / f"{key}.pkl", "rb") as handle:
+                entry = pickle.load(handle)
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, ValueError):
+            return None
+        return entry if isinstance(entry, Entry) else None
+
+    def save(self, key: str, entry: Entry) -> None:
+        """Write an entry atomically (temporary file, then one rename)."""
+        if self.folder is None:
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        partial = self.folder / f".{key}.{os.getpid()}.tmp"
+        with open(partial, "wb") as handle:
+            pickle.dump(entry, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(partial, self.folder / f"{key}.pkl")
+
+    def prune(self) -> None:
+        """Remove the entries the last build did not use (call after a successful build)."""
+        if self.folder is None or not self.folder.is_dir():
+            return
+        for path in self.folder.glob("*.pkl"):
+            if path.stem not in self.used:
+                path.unlink(missing_ok=True)
+
+
+class _LazyMemory(Memory):
+    """An rdflib Memory store filled from a pickled triple list the first time it is used."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pending: tuple[bytes, Graph] | None = None
+
+    def fill(self) -> None:
+        """Load the pending triples (once)."""
+        if self.pending is not None:
+            blob, graph = self.pending
+            self.pending = None
+            Memory.addN(self, ((s, p, o, graph) for s, p, o in pickle.loads(blob)))
+
+
+def _filling(name: str) -> Any:
+    method = getattr(Memory, name)
+
+    def filled(self: _LazyMemory, *args: Any, **kwargs: Any) -> Any:
+        self.fill()
+        return method(self, *args, **kwargs)
+
+    filled.__name__ = name
+    return filled
+
+
+for _name in ("add", "addN", "remove", "triples", "triples_choices", "__len__", "contexts", "add_graph",
+              "remove_graph", "query", "update"):
+    if hasattr(Memory, _name):
+        setattr(_LazyMemory, _name, _filling(_name))
+
+
+class LazyGraph(Graph):
+    """A graph whose triples are loaded on first use; ``size`` is known without loading them."""
+
+    def __init__(self, blob: bytes, size: int) -> None:
+        store = _LazyMemory()
+        super().__init__(store=store)
+        bind_prefixes(self)
+        store.pending = (blob, self)
+        self.size = size
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the triples have been loaded."""
+        return self.store.pending is None  # type: ignore[attr-defined]
+
+
+def graph_size(graph: Graph) -> int:
+    """Number of triples, without loading a LazyGraph."""
+    return graph.size if isinstance(graph, LazyGraph) and not graph.loaded else len(graph)
+
+
+def _map_profile(profile: Profile, minter: Minter, resolution: Resolution, graph_iri: URIRef) -> tuple[Entry, Graph]:
+    """Map one profile on its own, recording resolution answers and origin operations."""
+    recording, origins = RecordingResolution(resolution), _RecordingOrigins()
+    graph = ProfileMapper(minter, recording, profile, origins).run()  # type: ignore[arg-type]
+    provenance(graph, minter, graph_iri, f"profiles/{profile.id}.yaml", profile.sha256)
+    ops = [(assign, node, (o.file, o.path), o.line) for assign, node, o in origins.ops]
+    blob = pickle.dumps(list(graph), protocol=pickle.HIGHEST_PROTOCOL)
+    return Entry(recording.reads, blob, ops, hashlib.sha256(blob).hexdigest(), len(graph)), graph
+
+
+def map_corpus_cached(corpus: Corpus, minter: Minter, resolution: Resolution, reference_sha256: str,
+                      cache: MapCache) -> tuple[MappedGraphs, MapStats]:
+    """map_corpus (kg.mapping) with unchanged profiles read from the cache; the result is the same."""
+    result, stats = with_reference(corpus, minter, reference_sha256), MapStats(profiles=len(corpus.profiles))
+    for profile in corpus.profiles:
+        graph_iri = minter.graph(f"profile/{profile.id}")
+        key = cache.key(profile, minter, reference_sha256)
+        entry = cache.load(key)
+        if entry is not None and answers_match(entry.reads, resolution):
+            stats.cached += 1
+            graph: Graph = LazyGraph(entry.triples, entry.count)
+        else:
+            entry, graph = _map_profile(profile, minter, resolution, graph_iri)
+            if all(file == profile.origin.file for _, _, (file, _), _ in entry.origin_ops):
+                cache.save(key, entry)
+        cache.used.add(key)
+        lines = profile.origin.lines
+        for assign, node, (file, path), line in entry.origin_ops:
+            origin = Origin(file, path, line, lines)
+            if assign:
+                result.origins[node] = origin
+            else:
+                result.origins.setdefault(node, origin)
+        result.graphs[graph_iri] = graph
+        result.sources[graph_iri] = profile.origin.file
+        stats.content_ids[graph_iri] = entry.content_id
+    return result, stats

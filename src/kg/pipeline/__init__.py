@@ -1,0 +1,220 @@
+"""build(): sources → model → resolution → mapping → validation → reasoning → store."""
+
+from __future__ import annotations
+
+import hashlib
+import resource
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyoxigraph as ox
+from rdflib import Graph, URIRef
+
+from ..config import Config
+from ..edits import replay_edits, write_lock
+from ..errors import ValidationFailed
+from ..iris import Minter
+from ..mapping import MappedGraphs, map_corpus
+from ..mapping.cache import MapCache, MapStats, graph_digest, graph_size, map_corpus_cached
+from ..model import Corpus
+from ..parsing import parse_corpus
+from ..reasoning import inferred_triples
+from ..reasoning.rules import LocalRules, compile_rules, has_joins, unsupported_axioms
+from ..resolve import resolve
+from ..sources import DataFiles, read_data_dir
+from ..store import to_ox, write_store
+from ..turtle_files import load_turtle_dir
+from ..validation import ValidationReport, validate_graphs
+from ..validation.shards import validate_sharded
+from .incremental import (
+    BuildState,
+    GraphChange,
+    current_version,
+    graph_changes,
+    inferred_change,
+    is_large,
+    load_state,
+    save_state,
+    write_diff,
+)
+
+Progress = Callable[[str], None]
+
+
+def _reference_sha(files: DataFiles) -> str:
+    digest = hashlib.sha256()
+    for doc in (files.organizations, files.venues):
+        digest.update((doc.sha256 if doc else "").encode())
+    return digest.hexdigest()
+
+
+def map_data(config: Config) -> tuple[Corpus, MappedGraphs]:
+    """Read, check, resolve and map a data directory."""
+    files = read_data_dir(config.data)
+    corpus = parse_corpus(files)
+    mapped = map_corpus(corpus, Minter(config.base), resolve(corpus), _reference_sha(files))
+    return corpus, replay_edits(config, mapped)  # accepted HTTP edits (data/edits/edits.nq, see kg.edits)
+
+
+def _map_cached(config: Config, cache: MapCache) -> tuple[Corpus, MappedGraphs, MapStats]:
+    """map_data before the edits are replayed, with unchanged profiles read from the build cache."""
+    files = read_data_dir(config.data)
+    corpus = parse_corpus(files)
+    mapped, stats = map_corpus_cached(corpus, Minter(config.base), resolve(corpus), _reference_sha(files), cache)
+    return corpus, mapped, stats
+
+
+def build_cache(config: Config) -> Path:
+    """Where mapped profiles and the last build's state are kept between builds (beside the store)."""
+    return config.store.absolute().parent / "cache" / "build"
+
+
+def validation_cache(config: Config) -> Path:
+    """Where validation reports of unchanged shards are kept between builds (beside the store)."""
+    return config.store.absolute().parent / "cache" / "validation"
+
+
+def validate_data(config: Config) -> ValidationReport:
+    """Map a data directory and validate it against the shapes."""
+    _, mapped = map_data(config)
+    return validate_graphs(mapped, load_turtle_dir(config.shapes), load_turtle_dir(config.ontology))
+
+
+@dataclass
+class BuildResult:
+    """What a build produced."""
+
+    location: str
+    triples: dict[str, int]
+    report: ValidationReport
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+def peak_memory_mb() -> float:
+    """Peak resident memory of this process so far, in MB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def build(config: Config, progress: Progress | None = None, reasoner: str = "rules") -> BuildResult:
+    """Run the whole pipeline and swap the new store in; any failure leaves the old store untouched."""
+    with write_lock(config.store):  # one writer at a time: HTTP writes (kg.writes) wait for the build
+        return _build(config, progress, reasoner)
+
+
+def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildResult:
+    say = progress or (lambda message: None)
+    timings: dict[str, float] = {}
+    clock = time.perf_counter()
+
+    def stage(name: str, note: str = "") -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        timings[name] = round(now - clock, 3)
+        clock = now
+        detail = f"  ({note})" if note else ""
+        say(f"{name:<9} {timings[name]:8.2f} s{detail}  peak {peak_memory_mb():8.1f} MB")
+
+    local = not config.store_url
+    folder = build_cache(config)
+    cache = MapCache(folder / "map" if local else None)
+    corpus, raw, stats = _map_cached(config, cache)
+    mapped = replay_edits(config, raw)  # accepted HTTP edits (data/edits/edits.nq, see kg.edits)
+    stage("map", f"{stats.cached} of {stats.profiles} profiles cached")
+    ontology = load_turtle_dir(config.ontology)
+    report = validate_sharded(mapped, load_turtle_dir(config.shapes), ontology,
+                              reference=Minter(config.base).graph("reference"), cache_dir=validation_cache(config))
+    stage("validate")
+    if not report.conforms:
+        raise ValidationFailed(report)
+    ids = {str(iri): stats.content_ids[iri] if graph is raw.graphs.get(iri) and iri in stats.content_ids
+           else graph_digest(graph) for iri, graph in mapped.graphs.items()}
+    state = BuildState("", uuid.uuid4().hex, config.base, graph_digest(ontology), reasoner, ids, {})
+    metadata: dict[str, object] = {"base": config.base, "profiles": len(corpus.profiles), "build_id": state.build_id,
+                                   "sources": {str(k): v for k, v in sorted(mapped.sources.items())}}
+    written = _incremental(config, mapped, ontology, state, metadata, stage) if local else None
+    if written is None:
+        written = _full(config, mapped, ontology, reasoner, metadata, stage)
+        state.counts, state.version = written[1], Path(written[0]).name
+    if local:
+        save_state(folder, state)
+        cache.prune()
+    return BuildResult(written[0], written[1], report, timings)
+
+
+def _incremental(config: Config, mapped: MappedGraphs, ontology: Graph, state: BuildState,
+                 metadata: dict[str, object], stage: Callable[..., None]) -> tuple[str, dict[str, int]] | None:
+    """Reason and store only what changed since the last build (kg.pipeline.incremental), or None when that is not
+    exact."""
+    previous = load_state(build_cache(config))
+    source = current_version(config.store, previous)
+    if previous is None or source is None or (previous.base, previous.ontology, previous.reasoner) != \
+            (state.base, state.ontology, state.reasoner) or state.reasoner != "rules":
+        return None
+    rules = compile_rules(ontology)
+    if has_joins(rules) or unsupported_axioms(ontology):
+        return None
+    minter = Minter(config.base)
+    inferred_iri, ontology_iri = str(minter.graph("inferred")), str(minter.graph("ontology"))
+    oxstore = ox.Store.read_only(str(source))
+    changed = {iri for iri in set(state.graphs) | set(previous.graphs)
+               if state.graphs.get(iri) != previous.graphs.get(iri)}
+    changes = graph_changes(oxstore, changed, mapped.graphs)
+    asserted_total = sum(n for iri, n in previous.counts.items() if iri not in (inferred_iri, ontology_iri))
+    if is_large(changes, asserted_total):
+        return None
+    added, removed = inferred_change(oxstore, changes, ontology, LocalRules(rules), {inferred_iri, ontology_iri},
+                                     inferred_iri)
+    del oxstore
+    stage("reason", f"incremental: {len(changes)} graphs changed, inferred +{len(added)} -{len(removed)}")
+    changes[inferred_iri] = GraphChange(removed, added)
+    triples = {str(iri): graph_size(graph) for iri, graph in mapped.graphs.items()}
+    triples[ontology_iri] = len(ontology)
+    triples[inferred_iri] = previous.counts.get(inferred_iri, 0) + len(added) - len(removed)
+    triples = dict(sorted(triples.items()))
+    metadata.update(built_at=_now(), triples=triples)
+    location = write_diff(config.store, source, changes, metadata)
+    stage("store", f"checkpoint + {sum(len(c.old ^ c.new) for c in changes.values())} changed quads")
+    state.counts, state.version = triples, location.name
+    return str(location), triples
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def _full(config: Config, mapped: MappedGraphs, ontology: Graph, reasoner: str, metadata: dict[str, object],
+          stage: Callable[..., None]) -> tuple[str, dict[str, int]]:
+    """Reason over everything and write a fresh store version (or push to the remote store)."""
+    minter = Minter(config.base)
+    inferred = inferred_triples(mapped.graphs.values(), ontology, reasoner)
+    stage("reason", "full")
+    graphs: dict[URIRef, Any] = dict(mapped.graphs)
+    graphs[minter.graph("ontology")] = ontology
+    graphs[minter.graph("inferred")] = inferred
+    triples = {str(iri): len(graph) for iri, graph in sorted(graphs.items())}
+    metadata.update(built_at=_now(), triples=triples)
+    if config.store_url:
+        location = push_graphs(config, graphs, metadata)
+    else:
+        location = str(write_store(config.store, graphs, metadata))
+    stage("store", "full write")
+    return location, triples
+
+
+def push_graphs(config: Config, graphs: dict[URIRef, Any], metadata: dict[str, object]) -> str:
+    """Push the graphs into the configured remote store (kg.store.push); returns where they went."""
+    from ..store.client import RemoteLocation, SparqlClient
+    from ..store.push import push
+
+    client = SparqlClient(RemoteLocation.from_config(config))
+    try:
+        triples = {str(iri): (ox.Triple(to_ox(s), to_ox(p), to_ox(o)) for s, p, o in graph)
+                   for iri, graph in graphs.items()}
+        manifest = push(client, config.base, triples, metadata)
+    finally:
+        client.close()
+    return f"{config.store_url} (version {manifest.version})"

@@ -1,0 +1,214 @@
+"""Run a query against the store and serialise its results within the row and time limits.
+
+Result-size limit: a result with more than ``max_results`` rows (SELECT) or triples (CONSTRUCT/DESCRIBE)
+is an error (``TooManyResults``, 400, "add a LIMIT"), never a silently truncated answer: clients such as
+SPARQLWrapper ignore headers, and a truncated COUNT-less result looks complete. The check streams the
+results once in a line-per-row format (TSV / N-Triples, one row or triple per line, nothing escaped onto
+a second line) and stops as soon as the limit is passed, so an oversized result is never built in full.
+
+Graph results are deduplicated, sorted and their blank nodes canonically labelled (RDFC-1.0), so the same
+CONSTRUCT gives the same bytes from every worker and every run.
+
+Time limit: ``query_timeout`` is checked each time pyoxigraph hands over a chunk of serialised results
+(``QueryTimeout``, 503). pyoxigraph offers no way to cancel a query, so a query that computes for long
+before producing its first chunk is only stopped at that chunk.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pyoxigraph as ox
+
+from ..errors import BadQuery, QueryTimeout, TooManyResults
+from ..formats import BOOLEAN_FORMATS, GRAPH_FORMATS, RESULTS_FORMATS, Format
+from ..namespaces import PREFIXES
+from ..store import Store
+
+SELECT, ASK, GRAPH = "select", "ask", "graph"
+PREVIEW_MAX_BYTES = 2_000_000
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How many rows or triples a result may have, and for how many seconds a query may run."""
+
+    max_results: int
+    timeout: float
+
+
+class _Counter(io.RawIOBase):
+    """A binary sink that counts lines and stops the writer past a line or time limit."""
+
+    def __init__(self, max_lines: int, limits: Limits, unit: str) -> None:
+        super().__init__()
+        self.chunks: list[bytes] = []
+        self.lines = 0
+        self.max_lines = max_lines
+        self.limits = limits
+        self.unit = unit
+        self.deadline = time.monotonic() + limits.timeout
+
+    def writable(self) -> bool:
+        """Always writable."""
+        return True
+
+    def write(self, data: Any) -> int:
+        """Keep a chunk; raise once the line or time limit is passed."""
+        chunk = bytes(data)
+        self.chunks.append(chunk)
+        self.lines += chunk.count(b"\n")
+        if self.lines > self.max_lines:
+            raise TooManyResults(f"the result has more than {self.limits.max_results} {self.unit}, the most this "
+                                 "endpoint returns; add a LIMIT or narrow the query")
+        if time.monotonic() > self.deadline:
+            raise QueryTimeout(f"the query ran past the time limit of {self.limits.timeout:g} s; "
+                               "narrow it or add a LIMIT")
+        return len(chunk)
+
+    def value(self) -> bytes:
+        """Everything written."""
+        return b"".join(self.chunks)
+
+
+class _PreviewFull(Exception):
+    """Raised inside a serialiser once a preview has enough lines or bytes."""
+
+
+class _Preview(_Counter):
+    """A sink that keeps the first complete lines of a line-per-row serialisation, up to a line or byte cap."""
+
+    def __init__(self, max_lines: int, limits: Limits) -> None:
+        super().__init__(max_lines, limits, "rows")
+        self.size = 0
+        self.full = False
+
+    def write(self, data: Any) -> int:
+        """Keep a chunk; stop the writer once the preview is full or the time limit is passed."""
+        chunk = bytes(data)
+        self.chunks.append(chunk)
+        self.lines += chunk.count(b"\n")
+        self.size += len(chunk)
+        if self.lines > self.max_lines or self.size > PREVIEW_MAX_BYTES:
+            self.full = True
+            raise _PreviewFull
+        if time.monotonic() > self.deadline:
+            raise QueryTimeout(f"the query ran past the time limit of {self.limits.timeout:g} s; "
+                               "narrow it or add a LIMIT")
+        return len(chunk)
+
+    def complete_lines(self) -> bytes:
+        """The whole lines kept (a line cut by the stop is dropped), at most max_lines of them."""
+        whole = self.value().split(b"\n")[:-1][: self.max_lines]
+        return b"".join(line + b"\n" for line in whole)
+
+
+def preview_result(result: Any, rows: int, limits: Limits) -> bytes:
+    """The first rows (or triples) of a result for an HTML page, as JSON: {"truncated": bool} with "results"
+    (SPARQL JSON) or "turtle"; evaluation stops once the preview is full."""
+    form = query_form(result)
+    if form == ASK:
+        return json.dumps({"truncated": False, "results": json.loads(result.serialize(
+            format=ox.QueryResultsFormat.JSON))}).encode("utf-8")
+    sink = _Preview(rows + 1 if form == SELECT else rows, limits)
+    try:
+        if form == SELECT:
+            result.serialize(sink, format=ox.QueryResultsFormat.TSV)
+        else:
+            result.serialize(sink, format=ox.RdfFormat.N_TRIPLES)
+    except _PreviewFull:
+        pass
+    kept = sink.complete_lines()
+    if form == SELECT:
+        header = b"\t".join(f"?{v.value}".encode() for v in result.variables)
+        table = kept if kept.startswith(header) else header + b"\n" + kept
+        out = io.BytesIO()
+        solutions = ox.parse_query_results(table, format=ox.QueryResultsFormat.TSV)
+        solutions.serialize(out, format=ox.QueryResultsFormat.JSON)
+        return json.dumps({"truncated": sink.full, "results": json.loads(out.getvalue())}).encode("utf-8")
+    turtle = serialize_rdf(ox.parse(b"".join(canonical_lines(kept)), format=ox.RdfFormat.N_TRIPLES), Format.TURTLE)
+    return json.dumps({"truncated": sink.full, "turtle": turtle.decode("utf-8")}).encode("utf-8")
+
+
+def query_form(result: Any) -> str:
+    """SELECT, ASK or GRAPH (CONSTRUCT/DESCRIBE) for a pyoxigraph query result."""
+    if isinstance(result, ox.QuerySolutions):
+        return SELECT
+    if isinstance(result, ox.QueryBoolean):
+        return ASK
+    return GRAPH
+
+
+def formats_for(form: str) -> Sequence[Format]:
+    """The formats a result of this query form can be serialised in, preferred first."""
+    return {SELECT: RESULTS_FORMATS, ASK: BOOLEAN_FORMATS, GRAPH: GRAPH_FORMATS}[form]
+
+
+def run_query(store: Store, text: str, *, base_iri: str, default_graphs: Sequence[str] = (),
+              named_graphs: Sequence[str] = (), dataset: bool = False) -> Any:
+    """Parse and start a query; with dataset, the given graphs replace the query's own dataset.
+
+    Raises:
+        BadQuery: a syntax error (with pyoxigraph's position) or an invalid graph IRI.
+    """
+    options: dict[str, Any] = {"base_iri": base_iri, "prefixes": PREFIXES}
+    if dataset:
+        options["default_graph"] = [_graph_node(iri, "default-graph-uri") for iri in default_graphs]
+        options["named_graphs"] = [_graph_node(iri, "named-graph-uri") for iri in named_graphs]
+    try:
+        return store.query(text, **options)
+    except SyntaxError as error:
+        raise BadQuery(f"malformed query: {error}") from None
+
+
+def _graph_node(iri: str, param: str) -> ox.NamedNode:
+    try:
+        return ox.NamedNode(iri)
+    except ValueError as error:
+        raise BadQuery(f"{param} {iri!r} is not an absolute IRI: {error}") from None
+
+
+def serialize_result(result: Any, fmt: Format, limits: Limits) -> bytes:
+    """Serialise a query result in fmt, enforcing the row/triple and time limits."""
+    form = query_form(result)
+    if form == ASK:
+        return bytes(result.serialize(format=fmt.ox))
+    if form == SELECT:
+        counter = _Counter(limits.max_results + 1, limits, "rows")  # +1: the TSV header line
+        result.serialize(counter, format=ox.QueryResultsFormat.TSV)
+        if fmt is Format.TSV:
+            return counter.value()
+        out = io.BytesIO()
+        ox.parse_query_results(counter.value(), format=ox.QueryResultsFormat.TSV).serialize(out, format=fmt.ox)
+        return out.getvalue()
+    counter = _Counter(limits.max_results, limits, "triples")
+    result.serialize(counter, format=ox.RdfFormat.N_TRIPLES)
+    lines = canonical_lines(counter.value())
+    if fmt is Format.N_TRIPLES:
+        return b"".join(lines)
+    return serialize_rdf(ox.parse(b"".join(lines), format=ox.RdfFormat.N_TRIPLES), fmt)
+
+
+def canonical_lines(ntriples: bytes) -> list[bytes]:
+    """Distinct N-Triples lines, sorted; blank nodes relabelled by RDF canonicalization (RDFC-1.0) when there
+    are any, since a CONSTRUCT template's blank nodes get fresh random labels on every run."""
+    if b"_:" not in ntriples:
+        return sorted(set(ntriples.splitlines(keepends=True)))
+    dataset = ox.Dataset(ox.parse(ntriples, format=ox.RdfFormat.N_TRIPLES))
+    dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
+    return sorted({f"{quad.triple} .\n".encode() for quad in dataset})
+
+
+def serialize_rdf(statements: Iterable[Any], fmt: Format, prefixes: Mapping[str, str] = PREFIXES) -> bytes:
+    """Serialise pyoxigraph triples or quads in an RDF format, with prefixes where the format has them."""
+    if not fmt.is_rdf:
+        raise ValueError(f"{fmt.media_type} is not an RDF format")
+    used = dict(prefixes) if fmt in (Format.TURTLE, Format.TRIG, Format.RDF_XML) else None
+    out = io.BytesIO()
+    ox.serialize(statements, out, format=fmt.ox, prefixes=used)
+    return out.getvalue()

@@ -1,0 +1,143 @@
+"""The app's store handle: opened lazily, reopened when a build swaps the store link."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, current_app
+
+from ..config import Config
+from ..errors import StoreMissing
+from ..query.cache import ResultCache
+from ..query.executor import PoolSettings, QueryJob, QueryPool, Saturated, answer
+from ..store import Store
+
+EXTENSION = "kg"
+REMOTE_REFRESH_SECONDS = 1.0
+
+
+class StoreHandle:
+    """Hands out the current Store; a given store is fixed, a configured path follows the symlink."""
+
+    def __init__(self, config: Config, store: Store | None = None) -> None:
+        self.config = config
+        self._fixed = store is not None
+        self._store = store
+        self._target: Path | None = store.path if store is not None else None
+        self._lock = threading.Lock()
+        self._pool: QueryPool | None = None
+        self._pool_path: Path | None = None
+        self._checked = 0.0
+        self._remote_admission = threading.BoundedSemaphore(max(1, config.max_pending))
+        self.cache = ResultCache(config.cache_bytes, max(1, config.cache_bytes // 16))
+
+    @property
+    def fixed(self) -> bool:
+        """Whether the app serves a store given in code (no store directory, so no writes)."""
+        return self._fixed
+
+    def pool(self, store: Store) -> QueryPool | None:
+        """The worker pool for the current store version (replaced when a build swaps the store)."""
+        if self.config.query_workers <= 0 or store.path is None:
+            return None
+        with self._lock:
+            if self._pool is None or self._pool_path != store.path:
+                if self._pool is not None:
+                    self._pool.close()
+                settings = PoolSettings(max_pending=self.config.max_pending, memory_mb=self.config.query_memory_mb,
+                                        queue_wait=self.config.queue_wait,
+                                        fast_lane_timeout=self.config.fast_lane_timeout)
+                self._pool = QueryPool(store.path, self.config.query_workers, in_memory=self.config.store_in_memory,
+                                       settings=settings)
+                self._pool_path = store.path
+            return self._pool
+
+    def execute(self, job: QueryJob) -> bytes:
+        """Answer a query job: from the result cache, a worker process, the remote store, or in this thread."""
+        store = self.get()
+        key = job.cache_key(store.version)
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached
+        pool = self.pool(store)
+        if pool is not None:
+            body = pool.run(job)
+        elif self.config.store_url and not self._fixed:
+            body = self._remote_answer(store, job)
+        else:
+            body = answer(store, job)
+        self.cache.put(key, body)
+        return body
+
+    def _remote_answer(self, store: Any, job: QueryJob) -> bytes:
+        """Forward a job to the remote store, admitting at most max_pending at once (503 beyond)."""
+        if not self._remote_admission.acquire(blocking=False):
+            raise Saturated("the endpoint is busy: too many queries are running; retry shortly")
+        try:
+            return answer(store, job)
+        finally:
+            self._remote_admission.release()
+
+    def get(self) -> Any:
+        """The current store (raises StoreMissing while none has been built)."""
+        if self._fixed and self._store is not None:
+            return self._store
+        if self.config.store_url:
+            return self._remote()
+        target = self.config.store.resolve()
+        if self._store is None or target != self._target:
+            with self._lock:
+                if self._store is None or target != self._target:
+                    self._store = Store.open(self.config.store)
+                    self._target = self._store.path
+        return self._store
+
+    def invalidate(self) -> None:
+        """Look for a new version on the next request (after a write, so the writer reads what it wrote)."""
+        self._checked = 0.0
+
+    def _remote(self) -> Any:
+        """The remote store, re-reading its manifest at most once a second to notice new builds."""
+        from ..store.remote import RemoteStore, read_manifest
+
+        now = time.monotonic()
+        current = self._store
+        if current is not None and now - self._checked < REMOTE_REFRESH_SECONDS:
+            return current
+        with self._lock:
+            if isinstance(current, RemoteStore):
+                manifest = read_manifest(current.client, current.names)
+                if manifest is not None and manifest.version != current.manifest.version:
+                    current = RemoteStore(current.client, current.names, manifest, self.config.query_timeout)
+            else:
+                current = RemoteStore.open(self.config)
+            self._store, self._checked = current, now
+        return current
+
+
+def handle() -> StoreHandle:
+    """The StoreHandle of the current app."""
+    found: StoreHandle = current_app.extensions[EXTENSION]
+    return found
+
+
+def get_store() -> Store:
+    """The current app's store."""
+    return handle().get()
+
+
+def get_config() -> Config:
+    """The current app's configuration."""
+    return handle().config
+
+
+def warm_up(app: Flask) -> None:
+    """Open the store and start the query workers now rather than on the first request (when a store exists)."""
+    store_handle: StoreHandle = app.extensions[EXTENSION]
+    try:
+        store_handle.pool(store_handle.get())
+    except StoreMissing:
+        return

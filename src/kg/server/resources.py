@@ -1,0 +1,287 @@
+"""Resource descriptions: IRI and path mapping, concise bounded descriptions, RDF twins, schema.org JSON-LD.
+
+A minted IRI ``{base}/id/{path}`` is served at ``/id/{path}`` on any host: ``/page/{path}`` is its HTML
+page and ``/data/{path}.{ttl,jsonld,nt,rdf}`` its RDF documents. A description is the resource's concise
+bounded description (its statements, following blank nodes) in the merged default graph, plus the
+``schema:name`` and ``rdfs:label`` of every IRI it points to; a statement found only in the inferred graph is
+marked inferred.
+
+>>> iri_for("https://kg.example.org/", "person/ada")
+'https://kg.example.org/id/person/ada'
+>>> path_for("https://kg.example.org", "https://kg.example.org/id/work/tvm/authorship/1")
+'work/tvm/authorship/1'
+>>> path_for("https://kg.example.org", "https://example.org/id/person/ada") is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pyoxigraph as ox
+from rdflib import Graph, URIRef
+
+from ..exports import Selection, export, selected_graphs
+from ..formats import Format
+from ..namespaces import PREFIXES
+from ..query.results import serialize_rdf
+from ..store import Store, from_ox
+
+SCHEMA = "http://schema.org/"
+RDF_TYPE = PREFIXES["rdf"] + "type"
+RDF_FIRST = PREFIXES["rdf"] + "first"
+LABEL_PROPERTIES = (SCHEMA + "name", PREFIXES["rdfs"] + "label")
+DISPLAY_LABELS = LABEL_PROPERTIES + (SCHEMA + "roleName", PREFIXES["kg"] + "nameAsWritten", SCHEMA + "propertyID")
+TWIN_FORMATS: tuple[Format, ...] = (Format.TURTLE, Format.JSON_LD, Format.N_TRIPLES, Format.RDF_XML)
+PAGE_FORMATS: tuple[Format, ...] = (Format.HTML,) + TWIN_FORMATS
+XSD = PREFIXES["xsd"]
+FORMAT_LABELS = {Format.SPARQL_JSON: "JSON", Format.SPARQL_XML: "XML", Format.CSV: "CSV", Format.TSV: "TSV",
+                 Format.TURTLE: "Turtle", Format.N_TRIPLES: "N-Triples", Format.N_QUADS: "N-Quads",
+                 Format.TRIG: "TriG", Format.JSON_LD: "JSON-LD", Format.RDF_XML: "RDF/XML", Format.HTML: "HTML"}
+# schema.org properties whose range is text only: plain JSON strings cannot be coerced to IRIs by its context.
+TEXT_TERMS = frozenset({"name", "alternateName", "givenName", "familyName", "honorificPrefix", "jobTitle",
+                        "description", "email", "award", "disambiguatingDescription"})
+
+# Only these become links: http(s) with an authority, mailto, and this app's own absolute paths ("/...", but not
+# "//host" or "/\\host", which browsers read as another host). No whitespace or control characters anywhere,
+# since browsers drop them from a scheme ("java\tscript:"). Everything else is shown as text.
+_LINKABLE = re.compile(r"(?:https?://|mailto:|/(?![/\\]))[^\x00-\x20\x7f]*", re.IGNORECASE)
+
+
+def linkable(url: Any) -> bool:
+    """Whether a value may be rendered as an href or src: an http, https or mailto IRI, or a path of this app.
+
+    >>> linkable("https://orcid.org/0000-0002-1825-0097"), linkable("mailto:ada@example.org"), linkable("/page/x")
+    (True, True, True)
+    >>> linkable("javascript:alert(1)"), linkable("data:text/html,x"), linkable("//evil.example/")
+    (False, False, False)
+    """
+    return isinstance(url, str) and _LINKABLE.fullmatch(url) is not None
+
+
+def iri_for(base: str, path: str) -> str:
+    """The minted IRI served at /id/{path}."""
+    return f"{base.rstrip('/')}/id/{path}"
+
+
+def path_for(base: str, iri: str) -> str | None:
+    """The path after /id/ of a minted IRI, or None for an IRI outside the base's /id/ space."""
+    prefix = f"{base.rstrip('/')}/id/"
+    return iri[len(prefix):] if iri.startswith(prefix) and len(iri) > len(prefix) else None
+
+
+def compact(iri: str) -> str:
+    """A prefixed name for an IRI in a known namespace, else the IRI itself.
+
+    >>> compact("http://schema.org/Person"), compact("https://example.org/x")
+    ('schema:Person', 'https://example.org/x')
+    """
+    for prefix, namespace in sorted(PREFIXES.items(), key=lambda item: -len(item[1])):
+        if iri.startswith(namespace) and len(iri) > len(namespace):
+            return f"{prefix}:{iri[len(namespace):]}"
+    return iri
+
+
+def _node(term: str | Any) -> Any:
+    return ox.NamedNode(term) if isinstance(term, str) else term
+
+
+def _sort_key(term: Any) -> tuple[str, str]:
+    return (type(term).__name__, str(term))
+
+
+class Reader:
+    """Read access to a store's merged default graph: outgoing values, incoming subjects, labels, inference."""
+
+    def __init__(self, store: Store, base: str) -> None:
+        self.store = store
+        self.base = base.rstrip("/")
+        self.inferred_graphs = [ox.NamedNode(g) for g in selected_graphs(store, Selection.INFERRED)]
+        self._labels: dict[str, str] = {}
+
+    def triples(self, subject: str | Any) -> list[ox.Triple]:
+        """The statements about a subject in the merged graph, sorted."""
+        quads = self.store.quads_for_pattern(_node(subject), None, None, ox.DefaultGraph())
+        return sorted((q.triple for q in quads), key=lambda t: (t.predicate.value, _sort_key(t.object)))
+
+    def values(self, subject: str | Any, prop: str) -> list[Any]:
+        """The objects of subject prop, sorted."""
+        quads = self.store.quads_for_pattern(_node(subject), ox.NamedNode(prop), None, ox.DefaultGraph())
+        return sorted((q.object for q in quads), key=_sort_key)
+
+    def first(self, subject: str | Any, prop: str) -> Any | None:
+        """One object of subject prop (the least in sort order), or None."""
+        found = self.values(subject, prop)
+        return found[0] if found else None
+
+    def text(self, subject: str | Any, prop: str) -> str | None:
+        """The lexical value of one object of subject prop, or None."""
+        value = self.first(subject, prop)
+        return None if value is None else str(value.value)
+
+    def texts(self, subject: str | Any, prop: str) -> list[str]:
+        """The lexical values of every object of subject prop."""
+        return [str(v.value) for v in self.values(subject, prop)]
+
+    def incoming(self, obj: str | Any, prop: str) -> list[Any]:
+        """The subjects that point at obj by prop, sorted."""
+        quads = self.store.quads_for_pattern(None, ox.NamedNode(prop), _node(obj), ox.DefaultGraph())
+        return sorted({q.subject for q in quads}, key=_sort_key)
+
+    def types(self, subject: str | Any) -> set[str]:
+        """The rdf:type IRIs of a subject."""
+        return {t.value for t in self.values(subject, RDF_TYPE)}
+
+    def exists(self, iri: str) -> bool:
+        """Whether the IRI occurs as subject or object in the store."""
+        node, default = ox.NamedNode(iri), ox.DefaultGraph()
+        as_subject = self.store.quads_for_pattern(node, None, None, default)
+        as_object = self.store.quads_for_pattern(None, None, node, default)
+        return any(next(iter(found), None) is not None for found in (as_subject, as_object))
+
+    def is_inferred(self, triple: ox.Triple) -> bool:
+        """Whether a statement is only in the inferred graph (the build keeps only new triples there)."""
+        return any(True for g in self.inferred_graphs
+                   for _ in self.store.quads_for_pattern(triple.subject, triple.predicate, triple.object, g))
+
+    def label(self, term: Any) -> str:
+        """A human label: schema:name, rdfs:label, role name, name as written, else a short form of the IRI."""
+        if isinstance(term, ox.Literal):
+            return str(term.value)
+        if isinstance(term, ox.BlankNode):
+            return "(anonymous node)"
+        iri = str(term.value) if isinstance(term, ox.NamedNode) else str(term)
+        if iri not in self._labels:
+            self._labels[iri] = next((self.text(iri, p) for p in DISPLAY_LABELS if self.text(iri, p)),
+                                     None) or compact(iri)
+        return self._labels[iri]
+
+    def href(self, term: Any) -> str | None:
+        """The path after /id/ when the term is a minted IRI, else None."""
+        return path_for(self.base, term.value) if isinstance(term, ox.NamedNode) else None
+
+
+@dataclass
+class Description:
+    """A resource's concise bounded description plus its neighbours' labels; inferred statements marked."""
+
+    iri: str
+    triples: list[ox.Triple] = field(default_factory=list)
+    inferred: set[ox.Triple] = field(default_factory=set)
+
+    def about(self, subject: Any) -> list[ox.Triple]:
+        """The statements of the description whose subject is the given term."""
+        return [t for t in self.triples if t.subject == subject]
+
+    def rdflib_graph(self) -> Graph:
+        """The description as an rdflib Graph."""
+        graph = Graph()
+        for t in self.triples:
+            graph.add((from_ox(t.subject), from_ox(t.predicate), from_ox(t.object)))
+        return graph
+
+
+def describe(reader: Reader, iri: str) -> Description:
+    """The concise bounded description of an IRI (blank nodes followed) plus labels of the IRIs it points to."""
+    root = ox.NamedNode(iri)
+    description = Description(iri)
+    pending: list[Any] = [root]
+    seen: set[Any] = {root}
+    neighbours: list[Any] = []
+    while pending:
+        subject = pending.pop(0)
+        for triple in reader.triples(subject):
+            description.triples.append(triple)
+            if reader.is_inferred(triple):
+                description.inferred.add(triple)
+            obj = triple.object
+            if isinstance(obj, ox.BlankNode) and obj not in seen:
+                seen.add(obj)
+                pending.append(obj)
+            elif isinstance(obj, ox.NamedNode) and obj != root and triple.predicate.value != RDF_TYPE:
+                neighbours.append(obj)
+    for neighbour in sorted(set(neighbours), key=_sort_key):
+        for prop in LABEL_PROPERTIES:
+            for value in reader.values(neighbour, prop):
+                triple = ox.Triple(neighbour, ox.NamedNode(prop), value)
+                description.triples.append(triple)
+                if reader.is_inferred(triple):
+                    description.inferred.add(triple)
+    return description
+
+
+def twin(description: Description, fmt: Format, context: dict[str, Any]) -> bytes:
+    """The description serialised as an RDF document (JSON-LD compacted with the project's context)."""
+    if fmt is Format.JSON_LD:
+        holder = Store.in_memory({URIRef(description.iri): description.rdflib_graph()})
+        return export(holder, "jsonld", Selection.ALL, context=context)
+    return serialize_rdf(description.triples, fmt)
+
+
+def _json_value(reader: Reader, term: Any, term_name: str) -> Any:
+    if isinstance(term, ox.NamedNode):
+        node: dict[str, Any] = {"@id": term.value}
+        name = reader.text(term, SCHEMA + "name")
+        if name is not None:
+            node["name"] = name
+        return node
+    if isinstance(term, ox.BlankNode):
+        return {"@id": f"_:{term.value}"}
+    if term.language:
+        return {"@value": term.value, "@language": term.language}
+    datatype = term.datatype.value
+    if datatype == XSD + "string":
+        return term.value if term_name in TEXT_TERMS else {"@value": term.value}
+    return {"@value": term.value, "@type": datatype}
+
+
+def schema_jsonld(reader: Reader, description: Description) -> dict[str, Any]:
+    """The resource in schema.org terms, for a consumer that reads it with schema.org's own context."""
+    root = ox.NamedNode(description.iri)
+    document: dict[str, Any] = {"@context": "https://schema.org/", "@id": description.iri}
+    classes: list[Any] = [t.object for t in description.about(root) if t.predicate.value == RDF_TYPE]
+    types = sorted(c.value[len(SCHEMA):] for c in classes if c.value.startswith(SCHEMA))
+    if types:
+        document["@type"] = types[0] if len(types) == 1 else types
+    grouped: dict[str, list[Any]] = {}
+    for triple in description.about(root):
+        prop = triple.predicate.value
+        if prop.startswith(SCHEMA) and not isinstance(triple.object, ox.BlankNode):
+            term_name = prop[len(SCHEMA):]
+            grouped.setdefault(term_name, []).append(_json_value(reader, triple.object, term_name))
+    for term_name in sorted(grouped):
+        values = grouped[term_name]
+        document[term_name] = values[0] if len(values) == 1 else values
+    return document
+
+
+def statement_rows(reader: Reader, description: Description) -> list[dict[str, Any]]:
+    """Rows for the HTML statements table: subject, property, value (with page link) and whether inferred."""
+    rows = []
+    for triple in description.triples:
+        obj: Any = triple.object
+        rows.append({
+            "subject": None if triple.subject == ox.NamedNode(description.iri) else reader.label(triple.subject),
+            "subject_href": reader.href(triple.subject) if triple.subject != ox.NamedNode(description.iri) else None,
+            "property": compact(triple.predicate.value),
+            "property_iri": triple.predicate.value,
+            "value": str(obj.value) if isinstance(obj, ox.Literal) else compact(obj.value)
+            if triple.predicate.value == RDF_TYPE else reader.label(obj),
+            "value_iri": obj.value if isinstance(obj, ox.NamedNode) else None,
+            "href": reader.href(obj),
+            "language": obj.language if isinstance(obj, ox.Literal) else None,
+            "datatype": compact(obj.datatype.value) if isinstance(obj, ox.Literal) and not obj.language
+            and obj.datatype.value != XSD + "string" else None,
+            "inferred": triple in description.inferred,
+        })
+    return rows
+
+
+def minted_iris(store: Store, base: str) -> Iterable[str]:
+    """Every minted IRI that occurs as a subject in the store, sorted."""
+    prefix = f"{base.rstrip('/')}/id/"
+    subjects: set[Any] = {q.subject for q in store.quads_for_pattern(None, None, None, ox.DefaultGraph())}
+    return sorted(s.value for s in subjects if isinstance(s, ox.NamedNode) and s.value.startswith(prefix))

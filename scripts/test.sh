@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install what the tests need, then run them: the Python test extras (with the Oxigraph server binary),
+# Install what the tests need, then run the linters and the tests: the Python test extras (with the Oxigraph
+# server binary, ruff, mypy and import-linter),
 # Debian's Chromium for the browser tests and Debian's Virtuoso for the external-store tests (each
 # installed when missing and running as root; elsewhere those tests skip, except under CI=true where
 # they fail). Extra arguments go to pytest.
@@ -16,4 +17,8 @@ if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 python -m pip install -q -e '.[test]'
+# The contracts the project adopts: ruff (configured rules), mypy on src/, import-linter's layers.
+python -m ruff check src tests benchmarks scripts
+python -m mypy
+lint-imports
 python -m pytest "$@"

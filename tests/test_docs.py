@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 
 import click
@@ -44,8 +45,17 @@ def test_quick_start_commands_are_in_ci() -> None:
 
 
 def test_public_api_is_complete() -> None:
-    for name in kg.__all__:
-        assert getattr(kg, name) is not None
+    """__all__ lists exactly the lazily exported names (and __version__), each resolving to a real object
+    defined where the export table says; the TYPE_CHECKING block imports the same names."""
+    assert set(kg.__all__) == set(kg.EXPORTS) | {"__version__"}
+    for name, (module, attribute) in kg.EXPORTS.items():
+        assert getattr(kg, name) is getattr(importlib.import_module(module), attribute)
+    source = (PROJECT_ROOT / "src" / "kg" / "__init__.py").read_text(encoding="utf-8")
+    typed = source.split("if TYPE_CHECKING:", 1)[1].split("\n\n", 1)[0]
+    names = [part.split(" as ")[-1].strip() for line in re.findall(r"import (.+)", typed) for part in line.split(",")]
+    assert sorted(names) == sorted(kg.EXPORTS)
+    with pytest.raises(AttributeError):
+        kg.no_such_name  # noqa: B018
 
 
 def _readme_queries() -> list[str]:

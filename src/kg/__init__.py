@@ -1,28 +1,60 @@
-"""kg: researcher profiles as a validated, reasoned RDF knowledge graph with a SPARQL 1.1 endpoint."""
+"""kg: researcher profiles as a validated, reasoned RDF knowledge graph with a SPARQL 1.1 endpoint.
+
+The public API, imported on first use so that ``import kg`` stays light (a query worker loads no pySHACL,
+owlrl or Flask)::
+
+    import kg
+    result = kg.build(kg.Config.from_env())          # read, map, validate, reason, store
+    report = kg.validate(kg.Config.from_env())       # the SHACL report only
+    store = kg.open_store(kg.Config.from_env())      # the embedded or the remote store
+    data = kg.export(store, "nq")                    # a deterministic dump
+"""
 
 from __future__ import annotations
 
 import importlib
 from importlib.metadata import version
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 __version__ = version("kg")
 
-_EXPORTS = {
-    "Config": "kg.config",
-    "Store": "kg.store",
-    "build": "kg.pipeline",
-    "validate_data": "kg.pipeline",
-    "infer": "kg.reasoning",
-    "create_app": "kg.server",
+if TYPE_CHECKING:
+    from .config import Config
+    from .errors import KgError
+    from .exports import export
+    from .formats import Format
+    from .importers import import_file
+    from .pipeline import BuildResult, build
+    from .pipeline import validate_data as validate
+    from .reasoning import infer
+    from .server import create_app
+    from .store import Store, open_store
+    from .validation import ValidationReport
+
+EXPORTS: dict[str, tuple[str, str]] = {
+    "BuildResult": ("kg.pipeline", "BuildResult"),
+    "Config": ("kg.config", "Config"),
+    "Format": ("kg.formats", "Format"),
+    "KgError": ("kg.errors", "KgError"),
+    "Store": ("kg.store", "Store"),
+    "ValidationReport": ("kg.validation", "ValidationReport"),
+    "build": ("kg.pipeline", "build"),
+    "create_app": ("kg.server", "create_app"),
+    "export": ("kg.exports", "export"),
+    "import_file": ("kg.importers", "import_file"),
+    "infer": ("kg.reasoning", "infer"),
+    "open_store": ("kg.store", "open_store"),
+    "validate": ("kg.pipeline", "validate_data"),
 }
 
 
 def __getattr__(name: str) -> Any:
-    """Import public names on first use, so `import kg` stays light (no pyshacl in server workers)."""
-    if name in _EXPORTS:
-        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    """Import a public name on first use."""
+    if name in EXPORTS:
+        module, attribute = EXPORTS[name]
+        return getattr(importlib.import_module(module), attribute)
     raise AttributeError(f"module 'kg' has no attribute {name!r}")
 
 
-__all__ = ["Config", "Store", "__version__", "build", "create_app", "infer", "validate_data"]
+__all__ = ["BuildResult", "Config", "Format", "KgError", "Store", "ValidationReport", "__version__", "build",
+           "create_app", "export", "import_file", "infer", "open_store", "validate"]

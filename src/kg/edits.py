@@ -32,7 +32,7 @@ import pyoxigraph as ox
 from rdflib import Graph, URIRef
 
 from .config import Config
-from .errors import KgError, Location, SourceError
+from .errors import KgError, Location, SourceError, WriteBusy
 from .iris import Minter
 from .mapping import MappedGraphs
 from .namespaces import bind_prefixes
@@ -41,13 +41,6 @@ from .store import Store, from_ox
 EDITS_DIR = "edits"
 EDITS_FILE = "edits.nq"
 Triple = ox.Triple
-
-
-class WriteBusy(KgError):
-    """Another write held the write lock for too long."""
-
-    status = 503
-    retry_after = 2
 
 
 def lock_path(store_dir: Path) -> Path:

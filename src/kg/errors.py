@@ -1,18 +1,27 @@
-"""The exception tree: each error knows its HTTP status and CLI exit code.
+"""The one exception tree: every error knows its HTTP status and its CLI exit code.
 
-KgError
- ├── SourceError        bad input data (file, line, field path)
- ├── ValidationFailed   SHACL violations (carries the report)
- ├── BuildError         the build could not complete
- ├── StoreMissing       no store has been built yet
- ├── BadQuery           a malformed or refused SPARQL request
- └── DiskFull           the disk or quota filled up during a write (nothing was changed)
+KgError                     500 / 1  unexpected
+ ├── SourceError(s)         400 / 2  bad input data (file, line, field path)
+ ├── NotAcceptable          406 / 2  no offered format is acceptable
+ ├── ValidationFailed       422 / 3  SHACL violations (carries the report)
+ ├── BuildError             500 / 4  the build could not complete (the previous store is untouched)
+ ├── RemoteConfigError      500 / 4  remote store settings incomplete or contradictory
+ ├── WriteBusy              503 / 4  another write held the lock too long
+ ├── StoreMissing           503 / 5  no store has been built yet
+ ├── BadQuery               400 / 6  a malformed or refused SPARQL request (TooManyResults: past max_results)
+ ├── PayloadTooLarge        413 / 6,  UnsupportedMediaType 415 / 6
+ ├── QueryTimeout           503 / 6,  QueryMemoryLimit 503 / 6,  QueryFailed (a worker's error, its status)
+ ├── RemoteStoreError       502 / 7  the remote store refused a request or could not be reached
+ ├── DiskFull               507 / 8  the disk or quota filled up during a write (nothing was changed)
+ ├── ReadOnly 403 / 1,  NotFound 404 / 1
+ └── Saturated 503 / 1 (BusyTimeout),  WorkersDown 503 / 1,  EngineCrashed 500 / 1 (a query worker died)
 """
 
 from __future__ import annotations
 
 import errno
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -77,6 +86,7 @@ class ValidationFailed(KgError):
 class BuildError(KgError):
     """The build could not complete (the previous store is untouched)."""
 
+    status = 500
     exit_code = 4
 
 
@@ -105,6 +115,7 @@ class QueryTimeout(KgError):
     """A query ran longer than query_timeout."""
 
     status = 503
+    exit_code = 6
 
 
 class QueryMemoryLimit(KgError):
@@ -140,6 +151,7 @@ class ReadOnly(KgError):
     """A write was attempted on the read-only server."""
 
     status = 403
+    exit_code = 1
 
     def __init__(self, message: str = "read-only: writes are not enabled") -> None:
         super().__init__(message)
@@ -149,20 +161,86 @@ class NotFound(KgError):
     """The requested resource (a graph, an entity) does not exist."""
 
     status = 404
+    exit_code = 1
 
 
 class PayloadTooLarge(KgError):
     """The request body or query string is larger than max_request_bytes."""
 
     status = 413
+    exit_code = 6
 
 
 class UnsupportedMediaType(KgError):
     """The request body has a Content-Type the endpoint does not accept."""
 
     status = 415
+    exit_code = 6
 
 
 class TooManyResults(BadQuery):
     """The query produces more rows or triples than max_results allows."""
 
+
+class WriteBusy(KgError):
+    """Another write held the write lock for too long."""
+
+    status = 503
+    exit_code = 4
+    retry_after = 2
+
+
+class QueryFailed(KgError):
+    """An error raised inside a worker, carried back with its status."""
+
+    exit_code = 6
+
+    def __init__(self, status: int, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.kind = kind
+
+
+class Saturated(KgError):
+    """Too many queries are running or waiting."""
+
+    status = 503
+    exit_code = 1
+    retry_after = 1
+
+
+class WorkersDown(KgError):
+    """No query worker process is running."""
+
+    status = 503
+    exit_code = 1
+    retry_after = 5
+
+
+class BusyTimeout(Saturated):
+    """Every worker was busy and the query needed longer than the reserve worker allows."""
+
+
+class EngineCrashed(KgError):
+    """The worker evaluating the query died (the engine failed, not the client); the worker is replaced."""
+
+    status = 500
+    exit_code = 1
+
+
+class RemoteConfigError(KgError):
+    """The remote store settings are incomplete or contradictory."""
+
+    status = 500
+    exit_code = 4
+
+
+class NotAcceptable(KgError):
+    """None of the formats a resource offers is acceptable to the client."""
+
+    status = 406
+    exit_code = 2
+
+    def __init__(self, message: str, supported: Sequence[Any]) -> None:
+        self.supported = tuple(supported)
+        super().__init__(f"{message}; supported: {', '.join(f.media_type for f in self.supported)}")

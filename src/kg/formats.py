@@ -20,7 +20,7 @@ import pyoxigraph as ox
 from werkzeug.datastructures import MIMEAccept
 from werkzeug.http import parse_accept_header
 
-from .errors import KgError
+from .errors import NotAcceptable
 
 # (name, media type, extension, pyoxigraph format, rdflib format name, aliases for format=, other media types)
 _TABLE: dict[str, tuple[str, str, Any, str | None, tuple[str, ...], tuple[str, ...]]] = {
@@ -43,17 +43,6 @@ _TABLE: dict[str, tuple[str, str, Any, str | None, tuple[str, ...], tuple[str, .
 
 
 W3C_FORMATS = "http://www.w3.org/ns/formats/"
-
-
-class NotAcceptable(KgError):
-    """None of the formats a resource offers is acceptable to the client."""
-
-    status = 406
-    exit_code = 2
-
-    def __init__(self, message: str, supported: Sequence[Format]) -> None:
-        self.supported = tuple(supported)
-        super().__init__(f"{message}; supported: {', '.join(f.media_type for f in self.supported)}")
 
 
 class Format(Enum):

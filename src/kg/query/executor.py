@@ -28,7 +28,16 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from ..errors import KgError, QueryMemoryLimit, QueryTimeout
+from ..errors import (
+    BusyTimeout,
+    EngineCrashed,
+    KgError,
+    QueryFailed,
+    QueryMemoryLimit,
+    QueryTimeout,
+    Saturated,
+    WorkersDown,
+)
 from ..formats import Format
 from .results import Limits, preview_result, run_query, serialize_result
 
@@ -60,39 +69,6 @@ class QueryJob:
         digest = hashlib.sha256(self.text.encode("utf-8", "surrogatepass")).digest()
         return (version, digest, self.base_iri, self.default_graphs, self.named_graphs, self.dataset, self.format,
                 self.preview)
-
-
-class QueryFailed(KgError):
-    """An error raised inside a worker, carried back with its status."""
-
-    def __init__(self, status: int, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.kind = kind
-
-
-class Saturated(KgError):
-    """Too many queries are running or waiting."""
-
-    status = 503
-    retry_after = 1
-
-
-class WorkersDown(KgError):
-    """No query worker process is running."""
-
-    status = 503
-    retry_after = 5
-
-
-class BusyTimeout(Saturated):
-    """Every worker was busy and the query needed longer than the reserve worker allows."""
-
-
-class EngineCrashed(KgError):
-    """The worker evaluating the query died."""
-
-    status = 400
 
 
 def answer(store: Any, job: QueryJob) -> bytes:

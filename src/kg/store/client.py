@@ -16,19 +16,13 @@ import requests
 from requests.auth import AuthBase, HTTPBasicAuth, HTTPDigestAuth
 
 from ..config import Config
-from ..errors import KgError, QueryTimeout, RemoteStoreError
+from ..errors import QueryTimeout, RemoteConfigError, RemoteStoreError
 
 RESULTS_ACCEPT = "application/sparql-results+json, application/n-triples;q=0.9, text/turtle;q=0.8, text/plain;q=0.5"
 AUTH_SCHEMES = ("basic", "digest", "bearer")
 MESSAGE_CHARS = 600
 CONNECT_SECONDS = 10.0
 UPDATE_SECONDS = 3600.0
-
-
-class RemoteConfigError(KgError):
-    """The remote store settings are incomplete or contradictory."""
-
-    exit_code = 4
 
 
 @dataclass(frozen=True)

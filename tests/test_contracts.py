@@ -1,0 +1,45 @@
+"""The house rules hold: import-linter's contracts, and a query worker that loads only what it needs."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = ("flask", "pyshacl", "owlrl", "kg.server", "kg.validation", "kg.reasoning", "kg.pipeline")
+
+
+def test_import_contracts_are_kept() -> None:
+    linter = shutil.which("lint-imports")
+    if linter is None:
+        pytest.fail("lint-imports is not installed; pip install -e '.[test]'")
+    done = subprocess.run([linter], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+
+
+def modules_after(statement: str) -> list[str]:
+    """The modules a fresh interpreter holds after one import statement (as a spawned worker starts)."""
+    code = f"import json, sys\n{statement}\nprint(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    loaded: list[str] = json.loads(done.stdout)
+    return loaded
+
+
+def test_a_query_worker_loads_neither_the_web_app_nor_validation_nor_reasoning() -> None:
+    loaded = modules_after("from kg.query.executor import worker_main")
+    heavy = [m for m in loaded if any(m == h or m.startswith(h + ".") for h in HEAVY)]
+    assert heavy == [], heavy
+    assert len([m for m in loaded if m == "kg" or m.startswith("kg.")]) <= 12
+
+
+def test_the_records_model_loads_no_rdf_library() -> None:
+    loaded = modules_after("import kg.model")
+    assert not [m for m in loaded if m.split(".")[0] in ("rdflib", "pyoxigraph")]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -11,6 +10,7 @@ from click.testing import CliRunner
 from kg.cli import main
 
 from .conftest import REPO_DATA
+from .repo_data import copy_repo_data
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -42,7 +42,7 @@ def test_build_timings_print_one_line_per_stage(tmp_path: Path) -> None:
 
 def test_build_with_bad_yaml_exits_2_naming_file_and_line(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    shutil.copytree(REPO_DATA, data)
+    copy_repo_data(data)
     (data / "profiles" / "broken.yaml").write_text("name: Broken Person\npublications:\n  - title: [unclosed\n")
     code, _, err = run("build", "--data", str(data), "--store", str(tmp_path / "store"))
     assert code == 2

@@ -23,6 +23,7 @@ from kg.sources import read_data_dir
 from kg.store import Store
 
 from .conftest import PROJECT_ROOT, REPO_DATA, assert_isomorphic
+from .repo_data import copy_repo_data
 
 
 @pytest.fixture(scope="module")
@@ -250,7 +251,7 @@ def test_random_edits_match_clean_builds(work: Path, seed: int) -> None:
 
 
 def test_repo_data_rebuild_after_an_edit(tmp_path: Path) -> None:
-    shutil.copytree(REPO_DATA, tmp_path / "data")
+    copy_repo_data(tmp_path / "data")
     _build(tmp_path / "data", tmp_path / "work" / "store")
     profile = sorted((tmp_path / "data" / "profiles").glob("*.yaml"))[0]
     text = profile.read_text(encoding="utf-8")

@@ -22,7 +22,6 @@ import json
 import logging
 import os
 import re
-import shutil
 import subprocess
 import time
 import urllib.parse
@@ -44,7 +43,7 @@ from kg.store import Store
 from kg.writes import inferred_matches
 
 from . import server_process
-from .conftest import REPO_DATA
+from .repo_data import copy_repo_data
 
 TOKEN = "redteam-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -99,7 +98,7 @@ def select(url: str, query: str) -> list[dict[str, dict[str, str]]]:
 
 def copy_site(root: Path) -> Config:
     """A copy of the repository's data (without edits) and a store built from it, under root."""
-    shutil.copytree(REPO_DATA, root / "data", ignore=shutil.ignore_patterns("edits"))
+    copy_repo_data(root / "data", edits=False)
     config = Config(data=root / "data", store=root / "kg" / "store")
     build(config)
     return config

@@ -8,7 +8,6 @@ server's memory must stay bounded.
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import threading
 import time
@@ -22,6 +21,7 @@ import requests
 
 from kg.errors import BadQuery
 
+from .repo_data import copy_repo_data
 from .server_process import kg_serve_process
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,7 +56,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]
     """A kg serve of the seed data: 10 s query limit, 16 MB result cache, 4 GB per process; (URL, PID)."""
     base = tmp_path_factory.mktemp("redteam")
     data = base / "data"
-    shutil.copytree(ROOT / "data", data)
+    copy_repo_data(data)
     env = {"KG_QUERY_TIMEOUT": "10", "KG_CACHE_BYTES": "16000000"}
     with kg_serve_process(data, base / "store", env=env, memory_cap=4 * GB, timeout=180) as (url, process):
         warm(url)
@@ -252,7 +252,7 @@ def test_four_slow_queries_leave_ask_fast(server: tuple[str, int]) -> None:
 
 def test_a_full_queue_answers_503_at_once(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    shutil.copytree(ROOT / "data", data)
+    copy_repo_data(data)
     env = {"KG_QUERY_TIMEOUT": "6", "KG_MAX_PENDING": "2", "KG_FAST_LANE_TIMEOUT": "0"}
     with kg_serve_process(data, tmp_path / "store", "--workers", "1", env=env, memory_cap=4 * GB,
                           timeout=180) as (url, _):

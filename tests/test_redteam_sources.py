@@ -18,6 +18,7 @@ from kg.errors import SourceError
 from kg.sources import parse_yaml
 
 from .conftest import REPO_DATA
+from .repo_data import copy_repo_data
 
 MEMORY_CAP = 4 * 1024**3
 TIMEOUT = 60
@@ -52,7 +53,7 @@ def _snapshot(store: Path) -> tuple[str, dict[str, str]]:
 def built(tmp_path: Path) -> tuple[Path, Path, tuple[str, dict[str, str]]]:
     """A copy of the repository's data, built once with good data: (data dir, store, snapshot of the store)."""
     data, store = tmp_path / "data", tmp_path / "store"
-    shutil.copytree(REPO_DATA, data)
+    copy_repo_data(data)
     code, out, _ = kg("build", "--data", str(data), "--store", str(store))
     assert code == 0, out
     return data, store, _snapshot(store)
@@ -128,7 +129,7 @@ def test_source_limit_is_set_by_environment(built) -> None:  # type: ignore[no-u
 
 def test_symlink_to_a_regular_file_still_builds(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    shutil.copytree(REPO_DATA, data)
+    copy_repo_data(data)
     outside = tmp_path / "kept-elsewhere.yaml"
     shutil.move(data / "profiles" / "ziheng-jiang.yaml", outside)
     (data / "profiles" / "ziheng-jiang.yaml").symlink_to(outside)

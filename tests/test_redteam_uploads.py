@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 import time
 import urllib.error
 import urllib.parse
@@ -26,6 +25,7 @@ from kg.server.resources import linkable
 from kg.store import Store
 
 from .conftest import REPO_DATA, assert_isomorphic
+from .repo_data import copy_repo_data
 from .server_process import kg_serve
 
 TOKEN = "redteam-token"
@@ -46,7 +46,7 @@ LAUGHS = ('<?xml version="1.0"?>\n<!DOCTYPE lolz [\n <!ENTITY lol "lol">\n'
 def site(tmp_path_factory: pytest.TempPathFactory) -> Config:
     """A copy of the repository's data, built."""
     root = tmp_path_factory.mktemp("redteam")
-    shutil.copytree(REPO_DATA, root / "data", ignore=shutil.ignore_patterns("edits"))
+    copy_repo_data(root / "data", edits=False)
     config = Config(data=root / "data", store=root / "store")
     build(config)
     return config

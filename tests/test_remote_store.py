@@ -30,6 +30,7 @@ from kg.store.remote import RemoteNames, RemoteStore, read_manifest
 
 from .conftest import REPO_DATA, assert_isomorphic
 from .engines import Engine, clear
+from .repo_data import copy_repo_data
 from .server_process import kg_serve
 
 ENGINES = ["oxigraph", "virtuoso"]
@@ -303,9 +304,8 @@ def test_readers_see_the_old_build_or_the_new_one(engine: Engine, tmp_path: Path
 
 
 def _copy_data(target: Path) -> None:
-    import shutil
 
-    shutil.copytree(REPO_DATA, target, ignore=shutil.ignore_patterns("edits"))
+    copy_repo_data(target, edits=False)
 
 
 # --- the endpoint in front --------------------------------------------------------------------------------

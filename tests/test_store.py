@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ from kg.errors import SourceErrors, StoreMissing, ValidationFailed
 from kg.pipeline import build
 from kg.store import Store, write_store
 
-from .conftest import REPO_DATA
+from .repo_data import copy_repo_data
 
 
 def test_named_graphs(store: Store) -> None:
@@ -52,7 +51,7 @@ def test_swap_replaces_the_link_and_keeps_two_versions(tmp_path: Path) -> None:
 
 def _copy_data(tmp_path: Path) -> Path:
     data = tmp_path / "data"
-    shutil.copytree(REPO_DATA, data)
+    copy_repo_data(data)
     return data
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
@@ -16,7 +15,8 @@ from kg.sources import read_data_dir
 from kg.validation import validate_graphs
 from kg.validation.shards import validate_sharded
 
-from .conftest import PROJECT_ROOT, REPO_DATA
+from .conftest import PROJECT_ROOT
+from .repo_data import copy_repo_data
 
 REFERENCE = Minter().graph("reference")
 
@@ -48,7 +48,7 @@ def test_synthetic_corpus_in_several_shards(tmp_path: Path, shapes: Graph, ontol
 
 def test_cross_profile_conflicts_are_validated_on_the_union(tmp_path: Path, shapes: Graph, ontology: Graph) -> None:
     data = tmp_path / "data"
-    shutil.copytree(REPO_DATA, data)
+    copy_repo_data(data)
     (data / "profiles" / "copycat.yaml").write_text(
         "name: Copy Cat\npublications:\n  - title: \"TuX²: Distributed Graph Computation for Machine Learning\"\n"
         "    authors: [Copy Cat, Wencong Xiao]\n    venue: nsdi\n    year: 2016\n", encoding="utf-8")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import threading
@@ -26,7 +25,7 @@ from kg.pipeline import build
 from kg.store import Store
 from kg.writes import inferred_matches
 
-from .conftest import REPO_DATA
+from .repo_data import copy_repo_data
 from .server_process import kg_serve_process
 
 TOKEN = "server-token"
@@ -37,7 +36,7 @@ COUNT = f"SELECT (COUNT(?n) AS ?c) WHERE {{ <{SUBJECT}> <http://e/n> ?n }}"
 @pytest.fixture()
 def site(tmp_path: Path) -> Config:
     """A copy of the repository's data and a store built from it."""
-    shutil.copytree(REPO_DATA, tmp_path / "data", ignore=shutil.ignore_patterns("edits"))
+    copy_repo_data(tmp_path / "data", edits=False)
     config = Config(data=tmp_path / "data", store=tmp_path / "store")
     build(config)
     return config

@@ -30,6 +30,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 from rdflib import Graph, URIRef
+from rdflib.term import Node
 
 from .config import Config
 from .errors import KgError, Location, SourceError, WriteBusy
@@ -359,7 +360,7 @@ def replay_edits(config: Config, mapped: MappedGraphs) -> MappedGraphs:
     return MappedGraphs(graphs, mapped.origins, {k: v for k, v in sources.items() if k in graphs})
 
 
-def _rdflib(triple: Triple) -> tuple:  # type: ignore[type-arg]
+def _rdflib(triple: Triple) -> tuple[Node, Node, Node]:
     return from_ox(triple.subject), from_ox(triple.predicate), from_ox(triple.object)
 
 

@@ -68,7 +68,8 @@ def _list_nodes(triples: list[ox.Triple]) -> set[ox.BlankNode]:
     whose head is no item of a list, so that no @list nests in another."""
     about: dict[ox.BlankNode, list[tuple[ox.NamedNode, object]]] = {}
     incoming: dict[ox.BlankNode, int] = {}
-    rests, items = set(), set()
+    rests: set[ox.BlankNode] = set()
+    items: set[ox.BlankNode] = set()
     for t in triples:
         if isinstance(t.subject, ox.BlankNode):
             about.setdefault(t.subject, []).append((t.predicate, t.object))
@@ -79,7 +80,8 @@ def _list_nodes(triples: list[ox.Triple]) -> set[ox.BlankNode]:
     for head in about:
         if head in rests or head in items:
             continue
-        chain, node = [], head
+        chain: list[ox.BlankNode] = []
+        node: object = head
         while isinstance(node, ox.BlankNode) and node not in kept and (node is head or (
                 incoming.get(node) == 1 and node not in items)):
             pairs = [pair for pair in about.get(node, []) if pair != LIST_TYPE]
@@ -160,6 +162,7 @@ def export(store: Store, fmt: str, selection: Selection = Selection.ALL, output:
         data = _jsonld(_sorted_triples(store, graphs, selection), context or load_context())
     else:
         data = ox.serialize(_sorted_triples(store, graphs, selection), format=EXPORT_FORMATS[fmt], prefixes=PREFIXES)
+    assert data is not None  # ox.serialize returns the bytes when it is given no output
     if output is not None:
         output.write(data)
     return data

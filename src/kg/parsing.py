@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from .errors import SourceError, SourceErrors
 from .fields import PRESENT, Fields
 from .model import (
@@ -24,6 +27,8 @@ from .model import (
     origin_of,
 )
 from .sources import DataFiles, FieldPath, YamlDocument
+
+T = TypeVar("T")
 
 
 def parse_author(written: str) -> Author:
@@ -142,7 +147,7 @@ def _metric(document: YamlDocument, path: FieldPath, value: object) -> Metric:
     return metric
 
 
-def _simple_list(f: Fields, key: str, build):  # type: ignore[no-untyped-def]
+def _simple_list(f: Fields, key: str, build: Callable[[YamlDocument, FieldPath, Any], T]) -> tuple[T, ...]:
     return tuple(build(f.document, path, item) for path, item in f.items(key))
 
 
@@ -198,7 +203,8 @@ def _checked_id(f: Fields, seen: set[str]) -> str:
 
 def parse_organizations(document: YamlDocument | None) -> tuple[Organization, ...]:
     """Parse organizations.yaml."""
-    orgs, seen = [], set()
+    orgs: list[Organization] = []
+    seen: set[str] = set()
     kinds = ("company", "university", "department", "lab", "research-lab", "team", "organization")
     for f, path in _reference_list(document, "organisations"):
         assert document is not None
@@ -212,7 +218,8 @@ def parse_organizations(document: YamlDocument | None) -> tuple[Organization, ..
 
 def parse_venues(document: YamlDocument | None) -> tuple[Venue, ...]:
     """Parse venues.yaml."""
-    venues, seen = [], set()
+    venues: list[Venue] = []
+    seen: set[str] = set()
     for f, path in _reference_list(document, "venues"):
         assert document is not None
         venues.append(Venue(_checked_id(f, seen), f.required_text("name"), f.text("acronym"),

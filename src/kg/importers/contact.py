@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .places import is_address, is_place
@@ -69,7 +70,7 @@ def labels_of(segment: str) -> list[str] | None:
     return found or None
 
 
-def read_contact(text: str, urls: dict[str, str], org_like=None) -> Contact:  # type: ignore[no-untyped-def]
+def read_contact(text: str, urls: dict[str, str], org_like: Callable[[str], bool] | None = None) -> Contact:
     """Split a header line at '·', '|' and wide gaps and take what each segment holds."""
     out = Contact()
     if is_address(text, org_like or (lambda _: False)):

@@ -121,7 +121,7 @@ def answers_match(reads: dict[tuple[str, str], Any], resolution: Resolution) -> 
     return True
 
 
-class _RecordingOrigins(dict):  # type: ignore[type-arg]
+class _RecordingOrigins(dict[URIRef, Origin]):
     """An origins table that also records each assignment and setdefault, to replay them in order later."""
 
     def __init__(self) -> None:
@@ -132,7 +132,7 @@ class _RecordingOrigins(dict):  # type: ignore[type-arg]
         self.ops.append((True, key, value))
         super().__setitem__(key, value)
 
-    def setdefault(self, key: URIRef, value: Origin) -> Origin:  # type: ignore[override]
+    def setdefault(self, key: URIRef, value: Origin) -> Origin:
         self.ops.append((False, key, value))
         return super().setdefault(key, value)
 

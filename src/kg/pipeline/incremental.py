@@ -156,7 +156,7 @@ def inferred_change(store: ox.Store, changes: dict[str, GraphChange], ontology: 
         was = next(iter(store.quads_for_pattern(term.subject, term.predicate, term.object, inferred)), None) is not None
         derived = triple in from_ontology or triple in new_closure or _derived(triple, local, lookup)
         now = (derived and triple not in ontology_triples and not lookup.asserted(term)
-               and is_meaningful(triple, lookup))  # type: ignore[arg-type]
+               and is_meaningful(triple, lookup))
         if now and not was:
             added.add(term)
         elif was and not now:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 
 import owlrl
 from rdflib import BNode, Graph, Literal, URIRef
+from rdflib.term import Node
 
 from ..namespaces import OWL, RDF, RDFS, bind_prefixes
-from .rules import materialize, unsupported_axioms
+from .rules import Triple, materialize, unsupported_axioms
 
 SCHEMA_NAMESPACES = (str(RDF), str(RDFS), str(OWL), "http://www.w3.org/2001/XMLSchema#")
 UNINFORMATIVE_TYPES = {OWL.Thing, RDFS.Resource, OWL.NamedIndividual, RDFS.Class, OWL.Class}
@@ -25,7 +26,7 @@ def _copy(*graphs: Graph) -> Graph:
     return merged
 
 
-def is_meaningful(triple: tuple, abox_nodes: set) -> bool:  # type: ignore[type-arg]
+def is_meaningful(triple: Triple, abox_nodes: Container[Node]) -> bool:
     """Whether an inferred triple is worth storing: about A-box nodes, not axiomatic, not reflexive."""
     s, p, o = triple
     if isinstance(s, Literal) or s not in abox_nodes:
@@ -57,14 +58,14 @@ def infer(asserted: Graph, ontology: Graph, reasoner: str = "rules") -> Graph:
     return inferred
 
 
-def inferred_triples(graphs: Iterable[Graph], ontology: Graph, reasoner: str = "rules") -> set[tuple]:  # type: ignore[type-arg]
+def inferred_triples(graphs: Iterable[Graph], ontology: Graph, reasoner: str = "rules") -> set[Triple]:
     """infer() over the union of several graphs, as a set of triples, without merging them into one graph."""
     if reasoner not in REASONERS:
         raise ValueError(f"unknown reasoner {reasoner!r}; choose one of {', '.join(REASONERS)}")
     unsupported = unsupported_axioms(ontology) if reasoner == "rules" else []
     if unsupported:
         logger.warning("ontology uses axioms the rule engine does not implement (%s); using owlrl", unsupported[0])
-    asserted: set[tuple] = set()  # type: ignore[type-arg]
+    asserted: set[Triple] = set()
     for graph in graphs:
         asserted.update(graph)
     known = asserted | set(ontology)
@@ -72,7 +73,7 @@ def inferred_triples(graphs: Iterable[Graph], ontology: Graph, reasoner: str = "
         merged = Graph()
         for triple in asserted:
             merged.add(triple)
-        closure: Iterable[tuple] = owlrl_closure(merged, ontology)  # type: ignore[type-arg]
+        closure: Iterable[Triple] = owlrl_closure(merged, ontology)
     else:
         closure = materialize(known, ontology)
     abox_nodes = {term for triple in asserted for term in (triple[0], triple[2]) if isinstance(term, (URIRef, BNode))}

@@ -102,7 +102,7 @@ def compute_statistics(store: Store, base: str) -> Statistics:
 
 def statistics(store: Store, base: str) -> Statistics:
     """The statistics of the current store version (computed once)."""
-    return CACHE.get(store, "statistics", lambda: compute_statistics(store, base))  # type: ignore[no-any-return]
+    return CACHE.get(store, "statistics", lambda: compute_statistics(store, base))
 
 
 def dump_urls() -> dict[str, str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, current_app
 
@@ -14,6 +14,9 @@ from ..errors import StoreMissing
 from ..query.cache import ResultCache
 from ..query.executor import PoolSettings, QueryJob, QueryPool, Saturated, answer
 from ..store import Store
+
+if TYPE_CHECKING:
+    from ..store.remote import RemoteStore
 
 EXTENSION = "kg"
 REMOTE_REFRESH_SECONDS = 1.0
@@ -25,7 +28,7 @@ class StoreHandle:
     def __init__(self, config: Config, store: Store | None = None) -> None:
         self.config = config
         self._fixed = store is not None
-        self._store = store
+        self._store: Store | RemoteStore | None = store
         self._target: Path | None = store.path if store is not None else None
         self._lock = threading.Lock()
         self._pool: QueryPool | None = None

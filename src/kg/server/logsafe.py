@@ -41,7 +41,7 @@ class EscapedRecord(logging.LogRecord):
         return escape(super().getMessage())
 
     @property
-    def exc_text(self) -> str | None:  # type: ignore[override]
+    def exc_text(self) -> str | None:
         """The formatted traceback (set by a Formatter), escaped but for its line breaks."""
         return self.__dict__.get("_exc_text")
 

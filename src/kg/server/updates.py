@@ -59,7 +59,7 @@ def writer() -> Writer:
     found = current_app.extensions.get(EXTENSION)
     if found is None:
         found = current_app.extensions.setdefault(EXTENSION, Writer(get_config()))
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 # --- tokens of an update ----------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ import hashlib
 import time
 import uuid
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 import pyoxigraph as ox
 
@@ -119,7 +120,7 @@ def push(client: SparqlClient, base: str, graphs: Mapping[str, Iterable[ox.Tripl
     version = uuid.uuid4().hex
     old_graphs = previous.graphs if previous else {}
     old_merged = previous.merged if previous else {}
-    merged_entry = {"sha256": _digest(merged), "triples": len(merged), "graph": names.merged(version)}
+    merged_entry: dict[str, Any] = {"sha256": _digest(merged), "triples": len(merged), "graph": names.merged(version)}
     upload_merged = old_merged.get("sha256") != merged_entry["sha256"]
     if not upload_merged:
         merged_entry["graph"] = old_merged["graph"]

@@ -283,10 +283,13 @@ class RemoteStore:
         for row in solutions:
             terms = (row[v] for v in variables)
             lines.append("\t".join("" if t is None else str(self.normal_term(t)) for t in terms))
-        return ox.parse_query_results(("\n".join(lines) + "\n").encode("utf-8"), format=ox.QueryResultsFormat.TSV)
+        parsed = ox.parse_query_results(("\n".join(lines) + "\n").encode("utf-8"), format=ox.QueryResultsFormat.TSV)
+        assert isinstance(parsed, ox.QuerySolutions)  # a TSV document with a header holds solutions, never a boolean
+        return parsed
 
     def quads_for_pattern(self, subject: Any, predicate: Any, obj: Any, graph_name: Any = None) -> list[ox.Quad]:
         """Quads matching a pattern; the default graph is the merge, None means every public graph and it."""
+        targets: list[tuple[str, ox.NamedNode | ox.DefaultGraph]]
         if isinstance(graph_name, ox.DefaultGraph):
             targets = [(self.merged, graph_name)]
         elif isinstance(graph_name, ox.NamedNode):

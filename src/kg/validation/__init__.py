@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from itertools import chain
-from typing import Any
+from typing import Any, cast
 
 from pyshacl import validate
 from pyshacl.rdfutil.inoculate import inoculate
@@ -274,7 +274,7 @@ def _violations(graph: Graph, locator: _Locator) -> tuple[Violation, ...]:
     return tuple(sorted(dict.fromkeys(found), key=Violation.sort_key))
 
 
-def _pyshacl(data: Graph, shapes: Graph, ontology: Graph, focus_nodes: list[Node] | None = None) -> Graph:
+def _pyshacl(data: Graph, shapes: Graph, ontology: Graph, focus_nodes: list[str | URIRef] | None = None) -> Graph:
     """Run pySHACL on in-memory graphs only: no inference, no owl:imports, SPARQL constraints on."""
     _, report, _ = validate(data, shacl_graph=shapes, ont_graph=ontology, inference="none", advanced=True,
                             do_owl_imports=False, allow_warnings=True, allow_infos=True, abort_on_first=False,
@@ -301,7 +301,7 @@ def _results_only(report: Graph) -> Graph:
     return results
 
 
-def _run(data: Graph, shapes: Graph, ontology: Graph, focus_nodes: list[Node] | None = None,
+def _run(data: Graph, shapes: Graph, ontology: Graph, focus_nodes: list[str | URIRef] | None = None,
          engine: str = "oxigraph") -> Graph:
     """A SHACL report equal to pyshacl's.
 
@@ -322,7 +322,9 @@ def _run_graphs(graphs: list[Graph], shapes: Graph, ontology: Graph, engine: str
         raise ValueError(f"unknown validation engine {engine!r} for Oxigraph; use oxigraph or hybrid")
     data = graphs[0] if len(graphs) == 1 else ReadOnlyGraphAggregate(graphs)
     try:
-        store, rewritten = load_store(chain(*graphs, inoculate(Graph(), ontology)))
+        # pyshacl annotates inoculate with its DataGraph; it takes and returns the plain rdflib Graph given it
+        schema = cast(Graph, inoculate(Graph(), ontology))  # type: ignore[arg-type]
+        store, rewritten = load_store(chain(*graphs, schema))
     except ValueError:
         return _pyshacl(_union(graphs), shapes, ontology)
     core = _core_shapes(shapes)

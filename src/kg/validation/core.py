@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
+from typing import cast
 
 import pyoxigraph as ox
 from pyshacl.constraints import ALL_CONSTRAINT_PARAMETERS
@@ -60,6 +62,16 @@ def _term(node: Node) -> str:
     if isinstance(node, Literal) and node.language is None and node.datatype is None:
         return node.n3()
     raise Unsupported(f"cannot write {node!r} in a query exactly")
+
+
+def _integer(node: Node) -> int:
+    """int() of an integer shape parameter (a literal; rdflib types Graph.value as any Node)."""
+    return int(cast(Literal, node))
+
+
+def _always(_value: Node) -> bool:
+    """The test of a constraint every value meets (sh:minLength 0)."""
+    return True
 
 
 def sparql_path(shapes: Graph, path: Node) -> str:
@@ -121,22 +133,22 @@ class Compiler:
         sg, found = self.shapes, []
         for cls in sg.objects(shape, SH["class"]):
             found.append(Test(SH["class"], f"NOT EXISTS {{ ?v a/<{RDFS.subClassOf}>* {_term(cls)} }}",
-                              lambda v, c=cls: self.is_instance(v, c)))
+                              partial(self.is_instance, cls=cls)))
         kind = sg.value(shape, SH.nodeKind)
         if kind is not None:
-            if kind not in NODE_KINDS:
+            if not isinstance(kind, URIRef) or kind not in NODE_KINDS:
                 raise Unsupported(f"node kind {kind}")
-            found.append(Test(SH.nodeKind, "!" + NODE_KINDS[kind].format("?v"), lambda v, k=kind: node_kind_ok(v, k)))
+            found.append(Test(SH.nodeKind, "!" + NODE_KINDS[kind].format("?v"), partial(node_kind_ok, kind=kind)))
         for parameter, op in ((SH.minLength, "<"), (SH.maxLength, ">")):
             bound = sg.value(shape, parameter)
             if bound is not None:
-                number = int(bound)
+                number = _integer(bound)
                 always = parameter == SH.minLength and number == 0
                 found.append(Test(parameter, "false" if always else f"(isBlank(?v) || STRLEN(STR(?v)) {op} {number})",
-                                  lambda v, n=number, a=always, o=op: a or length_ok(v, n, o)))
+                                  _always if always else partial(length_ok, bound=number, op=op)))
         datatype = sg.value(shape, SH.datatype)
         if datatype is not None:
-            found.append(Test(SH.datatype, python=lambda v, d=datatype: datatype_ok(v, d)))
+            found.append(Test(SH.datatype, python=partial(datatype_ok, datatype=datatype)))
         pattern = sg.value(shape, SH.pattern)
         if pattern is not None:
             found.append(Test(SH.pattern, python=self._pattern(shape, pattern)))
@@ -148,7 +160,7 @@ class Compiler:
             for bound in sg.objects(shape, parameter):
                 if not isinstance(bound, Literal):
                     raise Unsupported(f"{parameter} {bound!r}")
-                found.append(Test(parameter, python=lambda v, b=bound, t=test: range_ok(v, b, t)))
+                found.append(Test(parameter, python=partial(range_ok, bound=bound, test=test)))
         for parameter in (SH["or"], SH["and"], SH.xone, SH["not"], SH.node):
             for argument in sg.objects(shape, parameter):
                 found.append(self._logical(parameter, argument))
@@ -185,7 +197,8 @@ class Compiler:
             raise Unsupported(f"nested shape {shape} needs more than value tests")
         deactivated = self.shapes.value(shape, SH.deactivated)
         severity = self.shapes.value(shape, SH.severity) or SH.Violation
-        return bool(deactivated is not None and deactivated.toPython()) or severity in ALLOWED, self.tests(shape)
+        switched_off = deactivated is not None and cast(Literal, deactivated).toPython()
+        return bool(switched_off) or severity in ALLOWED, self.tests(shape)
 
     def conforms_sparql(self, shape: Node) -> str | None:
         """A SPARQL expression over ?v true when ?v conforms to a nested shape, or None if one test is Python."""
@@ -233,7 +246,7 @@ class CoreEngine:
 
     def _active(self, shape: Node) -> bool:
         flag = self.shapes.value(shape, SH.deactivated)
-        return not (flag is not None and flag.toPython() is True)
+        return not (flag is not None and cast(Literal, flag).toPython() is True)
 
     def paths_predicates(self) -> set[Node]:
         """Every IRI the shapes read from the data through paths, property pairs and subject/object targets."""
@@ -241,7 +254,8 @@ class CoreEngine:
         roots = list(sg.objects(None, SH.path)) + [o for p in (SH.targetSubjectsOf, SH.targetObjectsOf,
                                                                 SH.lessThanOrEquals, SH.lessThan)
                                                    for o in sg.objects(None, p)]
-        found, stack = set(), roots
+        found: set[Node] = set()
+        stack = roots
         while stack:
             node = stack.pop()
             if isinstance(node, URIRef):
@@ -303,16 +317,16 @@ class CoreEngine:
             return []
         if path is None:
             raise Unsupported(f"cardinality on the node shape {shape}")
-        tests = ([f"COUNT(DISTINCT ?v) < {int(low)}"] if low is not None else []) + (
-            [f"COUNT(DISTINCT ?v) > {int(high)}"] if high is not None else [])
+        tests = ([f"COUNT(DISTINCT ?v) < {_integer(low)}"] if low is not None else []) + (
+            [f"COUNT(DISTINCT ?v) > {_integer(high)}"] if high is not None else [])
         pattern = f"OPTIONAL {{ ?this {path} ?v }}" if low is not None else f"?this {path} ?v ."
         hits = []
         for row in self._rows(f"SELECT ?this (COUNT(DISTINCT ?v) AS ?n) WHERE {{ {focus} {pattern} }} "
                               f"GROUP BY ?this HAVING ({' || '.join(tests)})"):
             count, node = int(row["n"].value), from_ox(row["this"])
-            if low is not None and count < int(low):
+            if low is not None and count < _integer(low):
                 hits.append(Hit(node, None, shape, SH.minCount))
-            if high is not None and count > int(high):
+            if high is not None and count > _integer(high):
                 hits.append(Hit(node, None, shape, SH.maxCount))
         return hits
 

@@ -14,6 +14,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import cast
 
 import pyoxigraph as ox
 from pyshacl.rdfutil.clone import clone_blank_node
@@ -25,6 +26,17 @@ from ..store import from_ox, to_ox
 
 ALLOWED = {SH.Warning, SH.Info}
 TEMPLATE = re.compile(r"\{[?$]([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+Substitutions = dict[ox.Variable, ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple]
+
+
+def select(store: ox.Store, query: str, substitutions: Substitutions | None = None) -> ox.QuerySolutions:
+    """The solutions of a SELECT query (a TypeError for an ASK, CONSTRUCT or DESCRIBE query)."""
+    result = store.query(query, substitutions=substitutions)
+    if not isinstance(result, ox.QuerySolutions):
+        raise TypeError(f"expected a SELECT query, got one answering {type(result).__name__}: {query[:200]}")
+    return result
 
 
 @dataclass(frozen=True)
@@ -64,7 +76,8 @@ def sparql_constraints(shapes: Graph) -> list[SparqlConstraint]:
                 found.append(SparqlConstraint(
                     node_shape, shape, constraint, path if isinstance(path, URIRef) else None, target_query,
                     _prefixes(shapes, constraint) + str(shapes.value(constraint, SH.select)),
-                    tuple(shapes.objects(constraint, SH.message)) or tuple(shapes.objects(shape, SH.message)),
+                    cast("tuple[Literal, ...]",  # sh:message values are literals; rdflib types objects() as Node
+                         tuple(shapes.objects(constraint, SH.message)) or tuple(shapes.objects(shape, SH.message))),
                     shapes.value(shape, SH.severity) or SH.Violation))
     return sorted(found, key=lambda c: (str(c.node_shape), str(c.shape), str(c.constraint)))
 
@@ -84,10 +97,10 @@ def _fill(template: Literal, row: ox.QuerySolution, names: list[str]) -> Literal
 
 
 def _results(store: ox.Store, check: SparqlConstraint) -> Iterator[tuple[Node, ox.QuerySolution, list[str]]]:
-    focus_nodes = [row["this"] for row in store.query(check.target)]
+    focus_nodes = [row["this"] for row in select(store, check.target)]
     query = check.select if check.path is None else check.select.replace("$PATH", f"<{check.path}>")
     for focus in sorted(focus_nodes, key=str):
-        solutions = store.query(query, substitutions={ox.Variable("this"): focus})
+        solutions = select(store, query, substitutions={ox.Variable("this"): focus})
         names = [v.value for v in solutions.variables]
         for row in solutions:
             yield from_ox(focus), row, names
@@ -115,7 +128,7 @@ def load_store(triples: Iterable[tuple[Node, Node, Node]]) -> tuple[ox.Store, se
         quads.append(ox.Quad(terms[s], terms[p], terms[o]))  # type: ignore[arg-type]
     store = ox.Store()
     store.bulk_extend(quads)
-    kept = {(row["o"].value, row["o"].datatype.value, row["o"].language) for row in store.query(
+    kept = {(row["o"].value, row["o"].datatype.value, row["o"].language) for row in select(store,
         f"SELECT DISTINCT ?o WHERE {{ ?s ?p ?o FILTER (isLiteral(?o) && datatype(?o) != <{XSD.string}>) }}")}
     for key, predicates in typed.items():
         if key not in kept:

@@ -169,3 +169,21 @@ def bind_prefixes(graph: Graph) -> Graph:
 
 __all__ = ["BIBO", "BIBO_STATUS", "DCTERMS", "FOAF", "KG", "OWL", "PREFIXES", "PROV", "RDF", "RDFS",
            "SDO", "SH", "VOID", "XSD", "bind_prefixes"]
+
+
+class TermIRIs:
+    """A closed vocabulary's terms as plain IRI strings (for pyoxigraph lookups, dict keys and set membership,
+    where rdflib's URIRef does not equal its string); an unknown term raises AttributeError as the vocabulary does.
+
+    >>> SCHEMA_IRIS.roleName
+    'http://schema.org/roleName'
+    """
+
+    def __init__(self, namespace: type[DefinedNamespace]) -> None:
+        self._namespace = namespace
+
+    def __getattr__(self, name: str) -> str:
+        return str(getattr(self._namespace, name))
+
+
+SCHEMA_IRIS, KG_IRIS, BIBO_IRIS, FOAF_IRIS = TermIRIs(SDO), TermIRIs(KG), TermIRIs(BIBO), TermIRIs(FOAF)

@@ -31,8 +31,8 @@ from .service import ox_triples
 bp = Blueprint("dumps", __name__)
 DUMPS = {"nq": Format.N_QUADS, "ttl": Format.TURTLE, "jsonld": Format.JSON_LD}
 EXPORT_NAMES = {"nq": "nq", "ttl": "turtle", "jsonld": "jsonld"}
-VOCABULARIES = ("http://schema.org/", PREFIXES["foaf"], PREFIXES["bibo"], ONTOLOGY_IRI + "#")
-VOID_PREFIXES = {"void": str(VOID), "dcterms": str(DCTERMS), "xsd": str(XSD), "schema": "http://schema.org/",
+VOCABULARIES = (PREFIXES["schema"], PREFIXES["foaf"], PREFIXES["bibo"], ONTOLOGY_IRI + "#")
+VOID_PREFIXES = {"void": str(VOID), "dcterms": str(DCTERMS), "xsd": str(XSD), "schema": PREFIXES["schema"],
                  "foaf": PREFIXES["foaf"], "bibo": PREFIXES["bibo"], "kg": ONTOLOGY_IRI + "#", "rdfs": str(RDFS)}
 
 

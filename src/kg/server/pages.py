@@ -16,6 +16,10 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ..exports import load_context
 from ..formats import Format, negotiate
+from ..namespaces import BIBO_IRIS as B
+from ..namespaces import FOAF_IRIS as F
+from ..namespaces import KG_IRIS as K
+from ..namespaces import SCHEMA_IRIS as S
 from .dumps import dataset_jsonld, statistics
 from .handle import get_config, get_store
 from .pictures import pictures, publication, publications
@@ -36,7 +40,6 @@ from .resources import (
 
 bp = Blueprint("pages", __name__)
 _DEFAULT = ox.DefaultGraph()
-S = "http://schema.org/"
 
 
 @bp.app_template_test("linkable")
@@ -149,9 +152,6 @@ def page(path: str) -> Response:
     return html(body, alternates)
 
 
-KG = "https://kg.example.org/ontology#"
-BIBO = "http://purl.org/ontology/bibo/"
-FOAF = "http://xmlns.com/foaf/0.1/"
 
 
 def links(r: Reader, node: Any, prop: str) -> list[dict[str, Any]]:
@@ -163,9 +163,9 @@ def links(r: Reader, node: Any, prop: str) -> list[dict[str, Any]]:
 
 def role_row(r: Reader, role: Any, place: str) -> dict[str, Any]:
     """A dated role: its name, places, years, description."""
-    return {"role": r.text(role, S + "roleName"), "places": links(r, role, place), "path": r.href(role),
-            "start": r.text(role, S + "startDate"), "end": r.text(role, S + "endDate"),
-            "description": r.text(role, S + "description"), "duration": r.text(role, KG + "durationAsWritten")}
+    return {"role": r.text(role, S.roleName), "places": links(r, role, place), "path": r.href(role),
+            "start": r.text(role, S.startDate), "end": r.text(role, S.endDate),
+            "description": r.text(role, S.description), "duration": r.text(role, K.durationAsWritten)}
 
 
 def by_years(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -176,54 +176,54 @@ def by_years(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def base_view(r: Reader, node: Any) -> dict[str, Any]:
     """What every page shows: name, other names, types."""
     return {"name": r.label(node), "other_names": [{"value": v.value, "lang": v.language}
-                                                   for v in r.values(node, S + "alternateName")],
+                                                   for v in r.values(node, S.alternateName)],
             "types": sorted(compact(t) for t in r.types(node)), "same_as": [
-                v.value for prop in (S + "sameAs", S + "url", FOAF + "homepage") for v in r.values(node, prop)]}
+                v.value for prop in (S.sameAs, S.url, F.homepage) for v in r.values(node, prop)]}
 
 
 def person_view(r: Reader, person: Any) -> dict[str, Any]:
     """Names, title, positions, education with advisors, advisees, projects, metrics, publications, pictures."""
     view = base_view(r, person)
-    typed = {role: r.types(role) for prop in (S + "worksFor", S + "alumniOf", S + "memberOf")
+    typed = {role: r.types(role) for prop in (S.worksFor, S.alumniOf, S.memberOf)
              for role in r.values(person, prop)}
-    employments = [role_row(r, role, S + "worksFor") for role in r.values(person, S + "worksFor")
-                   if S + "EmployeeRole" in typed[role]]
+    employments = [role_row(r, role, S.worksFor) for role in r.values(person, S.worksFor)
+                   if S.EmployeeRole in typed[role]]
     education = []
-    for role in r.values(person, S + "alumniOf"):
-        if S + "OrganizationRole" not in typed[role]:
+    for role in r.values(person, S.alumniOf):
+        if S.OrganizationRole not in typed[role]:
             continue
-        row = role_row(r, role, S + "alumniOf")
-        row["partners"] = links(r, role, KG + "programPartner")
-        row["advisor_label"] = r.text(role, KG + "advisorLabel")
-        row["credentials"] = [{"name": r.text(c, S + "name"), "path": r.href(c)}
-                              for c in r.values(person, S + "hasCredential") if c.value.startswith(role.value + "/")]
+        row = role_row(r, role, S.alumniOf)
+        row["partners"] = links(r, role, K.programPartner)
+        row["advisor_label"] = r.text(role, K.advisorLabel)
+        row["credentials"] = [{"name": r.text(c, S.name), "path": r.href(c)}
+                              for c in r.values(person, S.hasCredential) if c.value.startswith(role.value + "/")]
         education.append(row)
-    advisors = links(r, person, KG + "advisor")
+    advisors = links(r, person, K.advisor)
     for advisor in advisors:
-        advisor["honorific"] = r.text(advisor["iri"], S + "honorificPrefix")
-        advisor["affiliations"] = links(r, ox.NamedNode(advisor["iri"]), S + "affiliation")
+        advisor["honorific"] = r.text(advisor["iri"], S.honorificPrefix)
+        advisor["affiliations"] = links(r, ox.NamedNode(advisor["iri"]), S.affiliation)
     labelled = [row for row in education if row["advisor_label"]]
     for row in labelled[:1]:
         row["advisors"] = advisors
     records = publications(r, person)
     network, line = pictures(r, person, records)
     view.update({
-        "given": r.text(person, S + "givenName"), "family": r.text(person, S + "familyName"),
-        "honorific": r.text(person, S + "honorificPrefix"), "title": r.text(person, S + "jobTitle"),
-        "summary": r.text(person, S + "description"), "areas": r.texts(person, S + "knowsAbout"),
-        "email": r.text(person, S + "email"), "affiliations": links(r, person, S + "affiliation"),
+        "given": r.text(person, S.givenName), "family": r.text(person, S.familyName),
+        "honorific": r.text(person, S.honorificPrefix), "title": r.text(person, S.jobTitle),
+        "summary": r.text(person, S.description), "areas": r.texts(person, S.knowsAbout),
+        "email": r.text(person, S.email), "affiliations": links(r, person, S.affiliation),
         "positions": by_years(employments), "education": by_years(education),
-        "advisors": [] if labelled else advisors, "advisees": links(r, person, KG + "advisee"),
-        "colleagues": links(r, person, KG + "workedWith"),
-        "projects": [dict(p, status="current" if p["iri"] in _iris(r, person, FOAF + "currentProject") else
-                          "past" if p["iri"] in _iris(r, person, FOAF + "pastProject") else None)
-                     for p in links(r, person, S + "memberOf") if S + "Project" in typed[ox.NamedNode(p["iri"])]],
-        "groups": [g for g in links(r, person, S + "memberOf") if not {S + "Project", S + "Role"} & typed[
+        "advisors": [] if labelled else advisors, "advisees": links(r, person, K.advisee),
+        "colleagues": links(r, person, K.workedWith),
+        "projects": [dict(p, status="current" if p["iri"] in _iris(r, person, F.currentProject) else
+                          "past" if p["iri"] in _iris(r, person, F.pastProject) else None)
+                     for p in links(r, person, S.memberOf) if S.Project in typed[ox.NamedNode(p["iri"])]],
+        "groups": [g for g in links(r, person, S.memberOf) if not {S.Project, S.Role} & typed[
             ox.NamedNode(g["iri"])]],
-        "metrics": [{"name": r.text(m, S + "name") or r.text(m, S + "propertyID"), "path": r.href(m),
-                     "value": r.text(m, KG + "valueAsWritten") or r.text(m, S + "value") or r.text(m, S + "minValue")}
-                    for m in r.values(person, S + "additionalProperty")],
-        "link_labels": r.texts(person, KG + "linkLabel"), "possible_same": links(r, person, KG + "possibleSameAs"),
+        "metrics": [{"name": r.text(m, S.name) or r.text(m, S.propertyID), "path": r.href(m),
+                     "value": r.text(m, K.valueAsWritten) or r.text(m, S.value) or r.text(m, S.minValue)}
+                    for m in r.values(person, S.additionalProperty)],
+        "link_labels": r.texts(person, K.linkLabel), "possible_same": links(r, person, K.possibleSameAs),
         "publications": records, "network": network, "timeline": line,
     })
     return view
@@ -237,8 +237,8 @@ def work_view(r: Reader, work: Any) -> dict[str, Any]:
     """Title, ordered authors with marks, venue and year, notes, awards, status."""
     view = base_view(r, work)
     view.update(publication(r, work))
-    view.update({"venue_as_written": r.text(work, KG + "venueAsWritten"),
-                 "link_labels": r.texts(work, KG + "linkLabel"),
+    view.update({"venue_as_written": r.text(work, K.venueAsWritten),
+                 "link_labels": r.texts(work, K.linkLabel),
                  "equal_marks": any(a["equal"] for a in view["authors"])})
     return view
 
@@ -246,8 +246,8 @@ def work_view(r: Reader, work: Any) -> dict[str, Any]:
 def organization_view(r: Reader, org: Any) -> dict[str, Any]:
     """Name, parent and sub-organisations, people now and before, students, members."""
     view = base_view(r, org)
-    subs = {link["iri"]: link for link in links(r, org, S + "subOrganization")}
-    for child in r.incoming(org, S + "parentOrganization"):
+    subs = {link["iri"]: link for link in links(r, org, S.subOrganization)}
+    for child in r.incoming(org, S.parentOrganization):
         subs.setdefault(child.value, {"label": r.label(child), "path": r.href(child), "iri": child.value})
     current: list[dict[str, Any]] = []
     past: list[dict[str, Any]] = []
@@ -259,44 +259,44 @@ def organization_view(r: Reader, org: Any) -> dict[str, Any]:
         base = role_row(r, role, place) if role is not None else {"role": None, "start": None, "end": None}
         return dict(base, person={"label": r.label(person), "path": r.href(person), "iri": person.value})
 
-    for node in r.incoming(org, S + "worksFor"):
-        if S + "EmployeeRole" in r.types(node):
-            for person in r.incoming(node, S + "worksFor"):
-                (current if r.text(node, S + "endDate") is None else past).append(row(person, node, S + "worksFor"))
+    for node in r.incoming(org, S.worksFor):
+        if S.EmployeeRole in r.types(node):
+            for person in r.incoming(node, S.worksFor):
+                (current if r.text(node, S.endDate) is None else past).append(row(person, node, S.worksFor))
                 seen.add(person)
-    for prop in (S + "worksFor", S + "affiliation"):
+    for prop in (S.worksFor, S.affiliation):
         for person in r.incoming(org, prop):
-            if S + "Person" in r.types(person) and person not in seen:
+            if S.Person in r.types(person) and person not in seen:
                 current.append(row(person, None, prop))
                 seen.add(person)
-    for node in r.incoming(org, S + "alumniOf"):
-        if S + "OrganizationRole" in r.types(node):
-            students.extend(row(person, node, S + "alumniOf") for person in r.incoming(node, S + "alumniOf"))
-    for person in sorted(set(r.incoming(org, S + "memberOf")) | set(r.values(org, S + "member")), key=str):
-        if S + "Person" in r.types(person):
-            members.append(row(person, None, S + "memberOf"))
-    view.update({"parents": links(r, org, S + "parentOrganization"),
+    for node in r.incoming(org, S.alumniOf):
+        if S.OrganizationRole in r.types(node):
+            students.extend(row(person, node, S.alumniOf) for person in r.incoming(node, S.alumniOf))
+    for person in sorted(set(r.incoming(org, S.memberOf)) | set(r.values(org, S.member)), key=str):
+        if S.Person in r.types(person):
+            members.append(row(person, None, S.memberOf))
+    view.update({"parents": links(r, org, S.parentOrganization),
                  "subs": sorted(subs.values(), key=lambda link: link["label"].casefold()),
                  "current": by_years(current), "past": by_years(past), "students": by_years(students),
-                 "members": members, "partner_of": [role_row(r, x, S + "alumniOf")
-                                                    for x in r.incoming(org, KG + "programPartner")]})
+                 "members": members, "partner_of": [role_row(r, x, S.alumniOf)
+                                                    for x in r.incoming(org, K.programPartner)]})
     return view
 
 
 def venue_view(r: Reader, node: Any) -> dict[str, Any]:
     """Series name and acronyms, and its papers by year (an edition shows its own papers)."""
     types = r.types(node)
-    series = node if S + "Event" not in types else r.first(node, S + "superEvent") or node
-    editions = [node] if series != node else sorted(set(r.values(node, S + "subEvent"))
-                                                    | set(r.incoming(node, S + "superEvent")), key=str)
+    series = node if S.Event not in types else r.first(node, S.superEvent) or node
+    editions = [node] if series != node else sorted(set(r.values(node, S.subEvent))
+                                                    | set(r.incoming(node, S.superEvent)), key=str)
     years: dict[int, dict[str, Any]] = {}
     for edition in editions:
-        year = int(r.text(edition, S + "startDate") or 0)
+        year = int(r.text(edition, S.startDate) or 0)
         entry = years.setdefault(year, {"year": year, "editions": [], "papers": []})
         entry["editions"].append({"label": r.label(edition), "path": r.href(edition), "iri": edition.value})
-        entry["papers"].extend(publication(r, w) for w in r.incoming(edition, BIBO + "presentedAt"))
+        entry["papers"].extend(publication(r, w) for w in r.incoming(edition, B.presentedAt))
     if series == node:
-        for work in r.incoming(node, S + "isPartOf"):
+        for work in r.incoming(node, S.isPartOf):
             record = publication(r, work)
             years.setdefault(record["year"] or 0, {"year": record["year"] or 0, "editions": [], "papers": []})[
                 "papers"].append(record)
@@ -304,7 +304,7 @@ def venue_view(r: Reader, node: Any) -> dict[str, Any]:
         entry["papers"].sort(key=lambda p: p["label"].casefold())
     view = base_view(r, node)
     view.update({"series": {"label": r.label(series), "path": r.href(series), "iri": series.value},
-                 "is_edition": series != node, "acronyms": r.texts(series, S + "alternateName"),
+                 "is_edition": series != node, "acronyms": r.texts(series, S.alternateName),
                  "years": [years[y] for y in sorted(years, reverse=True)],
                  "papers": sum(len(e["papers"]) for e in years.values())})
     return view
@@ -313,20 +313,20 @@ def venue_view(r: Reader, node: Any) -> dict[str, Any]:
 def view_for(r: Reader, iri: str, path: str) -> tuple[str, dict[str, Any]]:
     """The template and view of a resource, by its kind and types."""
     node, types, kind = ox.NamedNode(iri), r.types(iri), path.split("/", 1)[0]
-    if S + "Person" in types:
+    if S.Person in types:
         return "person.html", person_view(r, node)
-    if kind == "venue" or {S + "EventSeries", S + "Event", S + "Collection"} & types:
+    if kind == "venue" or {S.EventSeries, S.Event, S.Collection} & types:
         return "venue.html", venue_view(r, node)
-    if kind == "work" and "/" not in path[len("work/"):] or S + "ScholarlyArticle" in types:
+    if kind == "work" and "/" not in path[len("work/"):] or S.ScholarlyArticle in types:
         return "work.html", work_view(r, node)
-    if S + "Organization" in types:
+    if S.Organization in types:
         return "organization.html", organization_view(r, node)
     return "resource.html", resource_view(r, node, types)
 
 
-RESOURCE_KINDS = ((KG + "Authorship", "Authorship"), (S + "EmployeeRole", "Position"),
-                  (S + "EducationalOccupationalCredential", "Degree"), (S + "OrganizationRole", "Role"),
-                  (KG + "Metric", "Metric"), (S + "PropertyValue", "Metric"))
+RESOURCE_KINDS = ((K.Authorship, "Authorship"), (S.EmployeeRole, "Position"),
+                  (S.EducationalOccupationalCredential, "Degree"), (S.OrganizationRole, "Role"),
+                  (K.Metric, "Metric"), (S.PropertyValue, "Metric"))
 
 
 def resource_view(r: Reader, node: Any, types: set[str]) -> dict[str, Any]:

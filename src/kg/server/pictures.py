@@ -19,13 +19,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..namespaces import BIBO_IRIS as B
+from ..namespaces import KG_IRIS as K
+from ..namespaces import SCHEMA_IRIS as S
+
 if TYPE_CHECKING:
     from .resources import Reader
 
 MAX_COAUTHORS = 24
-S = "http://schema.org/"
-KG = "https://kg.example.org/ontology#"
-BIBO = "http://purl.org/ontology/bibo/"
 
 
 @dataclass(frozen=True)
@@ -202,16 +203,16 @@ def _link(reader: Reader, term: Any) -> dict[str, Any]:
 def authors(reader: Reader, work: Any, person: Any | None = None) -> list[dict[str, Any]]:
     """The ranked authors of a work: name as written, page, equal-contribution mark, elision before."""
     rows = []
-    for authorship in reader.values(work, KG + "authorship"):
-        agent = reader.first(authorship, KG + "agent")
-        rank = reader.text(authorship, KG + "rank")
+    for authorship in reader.values(work, K.authorship):
+        agent = reader.first(authorship, K.agent)
+        rank = reader.text(authorship, K.rank)
         rows.append({
             "rank": int(rank) if rank else 0,
             "label": reader.label(agent) if agent is not None else reader.label(authorship),
-            "as_written": reader.text(authorship, KG + "nameAsWritten"),
+            "as_written": reader.text(authorship, K.nameAsWritten),
             "path": reader.href(agent) if agent is not None else None,
-            "equal": reader.text(authorship, KG + "equalContribution") == "true",
-            "elided_before": reader.text(authorship, KG + "precededByElision") == "true",
+            "equal": reader.text(authorship, K.equalContribution) == "true",
+            "elided_before": reader.text(authorship, K.precededByElision) == "true",
             "self": person is not None and agent == person,
             "authorship": reader.href(authorship),
         })
@@ -220,35 +221,35 @@ def authors(reader: Reader, work: Any, person: Any | None = None) -> list[dict[s
 
 def venue(reader: Reader, work: Any) -> dict[str, Any] | None:
     """The series a work appeared in (through its edition or collection), with the edition if any."""
-    edition = reader.first(work, BIBO + "presentedAt")
-    series = reader.first(edition, S + "superEvent") if edition is not None else reader.first(work, S + "isPartOf")
+    edition = reader.first(work, B.presentedAt)
+    series = reader.first(edition, S.superEvent) if edition is not None else reader.first(work, S.isPartOf)
     if series is None:
         return None
     found = _link(reader, series)
-    found["acronym"] = min(reader.texts(series, S + "alternateName"), key=len, default=found["label"])
+    found["acronym"] = min(reader.texts(series, S.alternateName), key=len, default=found["label"])
     found["edition"] = _link(reader, edition) if edition is not None else None
     return found
 
 
 def publication(reader: Reader, work: Any, person: Any | None = None) -> dict[str, Any]:
     """One publication as shown in lists and on its page."""
-    year = reader.text(work, S + "datePublished")
+    year = reader.text(work, S.datePublished)
     record = _link(reader, work)
     record.update({
         "year": int(year) if year and year.isdigit() else None,
-        "status": reader.text(work, S + "creativeWorkStatus") or "",
+        "status": reader.text(work, S.creativeWorkStatus) or "",
         "authors": authors(reader, work, person),
-        "complete": reader.text(work, KG + "authorListComplete") != "false",
+        "complete": reader.text(work, K.authorListComplete) != "false",
         "venue": venue(reader, work),
-        "awards": reader.texts(work, S + "award"),
-        "notes": reader.texts(work, KG + "note"),
+        "awards": reader.texts(work, S.award),
+        "notes": reader.texts(work, K.note),
     })
     return record
 
 
 def publications(reader: Reader, person: Any) -> list[dict[str, Any]]:
     """A person's publications, newest first (then by title)."""
-    works = reader.incoming(person, S + "author")
+    works = reader.incoming(person, S.author)
     records = [publication(reader, work, person) for work in works]
     return sorted(records, key=lambda r: (-(r["year"] or 0), r["label"].casefold()))
 

@@ -16,6 +16,7 @@ import pyoxigraph as ox
 from flask import render_template, url_for
 
 from ..formats import GRAPH_FORMATS, RESULTS_FORMATS, Format
+from ..namespaces import SCHEMA_IRIS as S
 from .handle import get_config
 from .resources import FORMAT_LABELS, Reader, path_for
 
@@ -197,7 +198,7 @@ def search_names(reader: Reader, text: str) -> list[dict[str, Any]]:
     if not needle:
         return []
     matches: dict[str, dict[str, Any]] = {}
-    for prop in ("http://schema.org/name", "http://schema.org/alternateName"):
+    for prop in (S.name, S.alternateName):
         for quad in reader.store.quads_for_pattern(None, ox.NamedNode(prop), None, ox.DefaultGraph()):
             subject: Any = quad.subject
             path = reader.href(subject)
@@ -211,7 +212,7 @@ def search_names(reader: Reader, text: str) -> list[dict[str, Any]]:
             matches[subject.value] = {
                 "label": reader.label(subject), "path": path, "kind": path.split("/", 1)[0], "matched": value,
                 "iri": subject.value, "quality": quality, "weight": len(reader.triples(subject)),
-                "detail": reader.text(subject, "http://schema.org/jobTitle")
-                or reader.text(subject, "http://schema.org/datePublished")}
+                "detail": reader.text(subject, S.jobTitle)
+                or reader.text(subject, S.datePublished)}
     return sorted(matches.values(), key=lambda m: (SEARCH_ORDER.get(m["kind"], 9), m["quality"], -m["weight"],
                                                    m["label"].casefold(), m["iri"]))

@@ -26,15 +26,15 @@ from rdflib import Graph, URIRef
 
 from ..exports import Selection, export, selected_graphs
 from ..formats import Format
-from ..namespaces import PREFIXES
+from ..namespaces import KG, PREFIXES, RDFS, SDO
 from ..query.results import serialize_rdf
 from ..store import Store, from_ox
 
-SCHEMA = "http://schema.org/"
+SCHEMA = str(SDO._NS)
 RDF_TYPE = PREFIXES["rdf"] + "type"
 RDF_FIRST = PREFIXES["rdf"] + "first"
-LABEL_PROPERTIES = (SCHEMA + "name", PREFIXES["rdfs"] + "label")
-DISPLAY_LABELS = LABEL_PROPERTIES + (SCHEMA + "roleName", PREFIXES["kg"] + "nameAsWritten", SCHEMA + "propertyID")
+LABEL_PROPERTIES = (str(SDO.name), str(RDFS.label))
+DISPLAY_LABELS = LABEL_PROPERTIES + (str(SDO.roleName), str(KG.nameAsWritten), str(SDO.propertyID))
 TWIN_FORMATS: tuple[Format, ...] = (Format.TURTLE, Format.JSON_LD, Format.N_TRIPLES, Format.RDF_XML)
 PAGE_FORMATS: tuple[Format, ...] = (Format.HTML,) + TWIN_FORMATS
 XSD = PREFIXES["xsd"]
@@ -224,7 +224,7 @@ def twin(description: Description, fmt: Format, context: dict[str, Any]) -> byte
 def _json_value(reader: Reader, term: Any, term_name: str) -> Any:
     if isinstance(term, ox.NamedNode):
         node: dict[str, Any] = {"@id": term.value}
-        name = reader.text(term, SCHEMA + "name")
+        name = reader.text(term, SDO.name)
         if name is not None:
             node["name"] = name
         return node

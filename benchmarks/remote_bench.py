@@ -154,9 +154,10 @@ def kg_forms(engine: Any, queries: list[Query], base: str) -> dict[str, Query]:
     request instead of sending it); the endpoint URL kg passes as base IRI is replaced by a fixed one.
     """
     from kg.config import Config
+    from kg.iris import RemoteNames
     from kg.query.results import run_query
     from kg.store.client import RemoteLocation, SparqlClient
-    from kg.store.remote import RemoteNames, RemoteStore, read_manifest
+    from kg.store.remote import RemoteStore, read_manifest
 
     config = Config(store_url=engine.query_url, store_update_url=engine.update_url, store_gsp_url=engine.gsp_url,
                     store_user=engine.user, store_password=engine.password, store_auth=engine.auth or "basic",

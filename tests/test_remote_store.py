@@ -22,11 +22,12 @@ from rdflib import Dataset, Graph
 from kg.config import PROJECT_ROOT, Config
 from kg.errors import BuildError
 from kg.exports import export
+from kg.iris import RemoteNames
 from kg.pipeline import build
 from kg.server import create_app
 from kg.store.client import SparqlClient
 from kg.store.push import pending_graphs, staging_graphs
-from kg.store.remote import RemoteNames, RemoteStore, read_manifest
+from kg.store.remote import RemoteStore, read_manifest
 
 from .conftest import REPO_DATA, assert_isomorphic
 from .engines import Engine, clear

@@ -7,9 +7,10 @@ import pytest
 import requests
 
 from kg.config import Config
+from kg.iris import RemoteNames
 from kg.store.client import BearerAuth, RemoteConfigError, RemoteLocation, _auth
 from kg.store.push import ntriples_lines, switch_update
-from kg.store.remote import MANIFEST_PROPERTY, Manifest, RemoteNames, Skolem, _prologue, is_graph_query
+from kg.store.remote import MANIFEST_PROPERTY, Manifest, Skolem, _prologue, is_graph_query
 
 NAMES = RemoteNames("https://kg.example.org/")
 

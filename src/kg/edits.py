@@ -34,7 +34,7 @@ from rdflib.term import Node
 
 from .config import Config
 from .errors import KgError, Location, SourceError, WriteBusy
-from .iris import Minter
+from .iris import GraphNames, Minter
 from .mapping import MappedGraphs
 from .namespaces import bind_prefixes
 from .store import Store, from_ox
@@ -76,49 +76,6 @@ def write_lock(store_dir: Path, timeout: float = 120.0) -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
-
-
-@dataclass(frozen=True)
-class GraphNames:
-    """The graph IRIs writes care about, under one base."""
-
-    base: str
-
-    @property
-    def edits(self) -> str:
-        """Where triples written to the default graph land (also the Graph Store's ?default)."""
-        return str(Minter(self.base).default_graph())
-
-    @property
-    def inferred(self) -> str:
-        """The reasoner's graph (recomputed after every write, never written directly)."""
-        return f"{self.base}/graph/inferred"
-
-    @property
-    def ontology(self) -> str:
-        """The ontology graph (from ontology/ at build time, never written over HTTP)."""
-        return f"{self.base}/graph/ontology"
-
-    @property
-    def retracted_prefix(self) -> str:
-        """Prefix of the graphs holding retractions in edits.nq."""
-        return f"{self.base}/graph/retracted/"
-
-    def managed(self, iri: str) -> bool:
-        """Whether a graph is derived (inferred, ontology) or reserved (retractions): not writable."""
-        return iri in (self.inferred, self.ontology) or iri.startswith(self.retracted_prefix)
-
-    def from_yaml(self, iri: str) -> bool:
-        """Whether a graph comes from the YAML files (a profile or the reference data)."""
-        return iri.startswith(f"{self.base}/graph/profile/") or iri == f"{self.base}/graph/reference"
-
-    def retraction_graph(self, iri: str) -> str:
-        """The edits.nq graph recording retractions from a YAML-derived graph."""
-        return self.retracted_prefix + iri[len(f"{self.base}/graph/"):]
-
-    def retracted_from(self, iri: str) -> str:
-        """The YAML-derived graph a retraction graph stands for."""
-        return f"{self.base}/graph/" + iri[len(self.retracted_prefix):]
 
 
 @dataclass

@@ -11,6 +11,7 @@ import pyoxigraph as ox
 from rdflib import Graph, URIRef
 
 from .config import Config
+from .iris import graph_kind
 from .namespaces import PREFIXES, bind_prefixes
 from .store import Store, from_ox
 
@@ -37,7 +38,7 @@ def load_context(config: Config | None = None) -> dict[str, Any]:
 def selected_graphs(store: Store, selection: Selection) -> list[str]:
     """Named graphs in a selection: inferred is the inferred graph, asserted is every other graph."""
     names = store.graph_names()
-    inferred = [g for g in names if g.endswith("/graph/inferred")]
+    inferred = [g for g in names if graph_kind(g) == "inferred"]
     if selection is Selection.INFERRED:
         return inferred
     if selection is Selection.ASSERTED:

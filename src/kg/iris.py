@@ -108,3 +108,110 @@ class Minter:
     def is_minted(self, iri: str) -> bool:
         """True when the IRI lies in this base's /id/ space."""
         return iri.startswith(f"{self.base}/id/")
+
+
+
+def graph_kind(iri: str) -> str:
+    """What a graph IRI minted by kg names, whatever the base: "inferred", "ontology", "reference", "edits",
+    "profile" or "retracted"; "" for any other IRI.
+
+    >>> graph_kind("https://kg.example.org/graph/profile/ada"), graph_kind("https://x.org/graph/inferred")
+    ('profile', 'inferred')
+    """
+    head, found, tail = iri.rpartition("/graph/")
+    return tail.split("/", 1)[0] if found and head else ""
+
+
+@dataclass(frozen=True)
+class GraphNames:
+    """The graph IRIs writes care about, under one base."""
+
+    base: str
+
+    @property
+    def edits(self) -> str:
+        """Where triples written to the default graph land (also the Graph Store's ?default)."""
+        return str(Minter(self.base).default_graph())
+
+    @property
+    def inferred(self) -> str:
+        """The reasoner's graph (recomputed after every write, never written directly)."""
+        return str(Minter(self.base).graph("inferred"))
+
+    @property
+    def ontology(self) -> str:
+        """The ontology graph (from ontology/ at build time, never written over HTTP)."""
+        return str(Minter(self.base).graph("ontology"))
+
+    @property
+    def retracted_prefix(self) -> str:
+        """Prefix of the graphs holding retractions in edits.nq."""
+        return f"{self.base}/graph/retracted/"
+
+    def managed(self, iri: str) -> bool:
+        """Whether a graph is derived (inferred, ontology) or reserved (retractions): not writable."""
+        return iri in (self.inferred, self.ontology) or iri.startswith(self.retracted_prefix)
+
+    def is_inferred(self, iri: str) -> bool:
+        """Whether a graph is the reasoner's."""
+        return iri == self.inferred
+
+    def is_ontology(self, iri: str) -> bool:
+        """Whether a graph is the ontology's."""
+        return iri == self.ontology
+
+    def is_profile(self, iri: str) -> bool:
+        """Whether a graph holds one profile's triples."""
+        return iri.startswith(f"{self.base}/graph/profile/")
+
+    def from_yaml(self, iri: str) -> bool:
+        """Whether a graph comes from the YAML files (a profile or the reference data)."""
+        return iri.startswith(f"{self.base}/graph/profile/") or iri == f"{self.base}/graph/reference"
+
+    def retraction_graph(self, iri: str) -> str:
+        """The edits.nq graph recording retractions from a YAML-derived graph."""
+        return self.retracted_prefix + iri[len(f"{self.base}/graph/"):]
+
+    def retracted_from(self, iri: str) -> str:
+        """The YAML-derived graph a retraction graph stands for."""
+        return f"{self.base}/graph/" + iri[len(self.retracted_prefix):]
+
+
+@dataclass(frozen=True)
+class RemoteNames:
+    """The IRIs kg uses in a remote store for one base IRI."""
+
+    base: str
+
+    @property
+    def root(self) -> str:
+        """The base without a trailing slash."""
+        return self.base.rstrip("/")
+
+    @property
+    def manifest(self) -> str:
+        """The graph (and subject) holding the build manifest."""
+        return f"{self.root}/kg/manifest"
+
+    def merged(self, version: str) -> str:
+        """The graph holding one build's union of the public graphs (the default graph kg queries)."""
+        return f"{self.root}/kg/merged/{version}"
+
+    def build(self, version: str) -> str:
+        """The subject carrying one build's manifest."""
+        return f"{self.manifest}/{version}"
+
+    @property
+    def pending(self) -> str:
+        """The graph listing staging graphs of a push in progress (so an interrupted push can be cleaned up)."""
+        return f"{self.root}/kg/pending"
+
+    @property
+    def staging(self) -> str:
+        """The prefix of graphs a build uploads into before switching."""
+        return f"{self.root}/kg/staging/"
+
+    @property
+    def genid(self) -> str:
+        """The prefix of skolem IRIs standing for blank nodes."""
+        return f"{self.root}/.well-known/genid/"

@@ -21,6 +21,7 @@ from rdflib.namespace import DCTERMS, RDFS, VOID, XSD
 
 from ..exports import Selection, export, load_context
 from ..formats import Format, negotiate
+from ..iris import graph_kind
 from ..namespaces import ONTOLOGY_IRI, PREFIXES
 from ..query.results import serialize_rdf
 from ..store import Store
@@ -89,7 +90,7 @@ def compute_statistics(store: Store, base: str) -> Statistics:
     classes = [(row[0].value, int(row[1].value)) for row in store.query(
         "SELECT ?c (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a ?c } GROUP BY ?c ORDER BY DESC(?n) ?c")]
     graphs = [(name, store.triple_count(name)) for name in store.graph_names()]
-    profiles = [name.rsplit("/", 1)[1] for name, _ in graphs if "/graph/profile/" in name]
+    profiles = [name.rsplit("/", 1)[1] for name, _ in graphs if graph_kind(name) == "profile"]
     return Statistics(
         triples=_count(store, "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"),
         entities=_count(store, "SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s ?p ?o "
@@ -220,7 +221,7 @@ def ontology_terms(reader: Reader, graph: str) -> dict[str, Any]:
 def ontology() -> Response:
     """The ontology at its namespace path: an HTML list of terms, or the ontology graph as RDF."""
     store = get_store()
-    graph = next((g for g in store.graph_names() if g.endswith("/graph/ontology")), None)
+    graph = next((g for g in store.graph_names() if graph_kind(g) == "ontology"), None)
     fmt = negotiate(request.headers.get("Accept"), PAGE_FORMATS, request.args.get("format"))
     alternates = [{"href": url_for("dumps.ontology", format=f.extension), "type": f.media_type,
                    "name": FORMAT_LABELS[f]} for f in TWIN_FORMATS]

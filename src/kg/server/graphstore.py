@@ -31,10 +31,9 @@ from flask import Blueprint, Response, request, url_for
 from werkzeug.formparser import MultiPartParser
 from werkzeug.http import parse_options_header
 
-from ..edits import GraphNames
 from ..errors import BadQuery, NotFound, PayloadTooLarge, UnsupportedMediaType
 from ..formats import GRAPH_FORMATS, Format, negotiate
-from ..iris import Minter
+from ..iris import GraphNames, Minter
 from ..query.results import serialize_rdf
 from ..writes import WriteForbidden, WriteResult
 from .bodies import check_body

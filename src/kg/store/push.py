@@ -23,8 +23,9 @@ from typing import Any
 import pyoxigraph as ox
 
 from ..errors import BuildError, KgError
+from ..iris import RemoteNames
 from .client import Response, SparqlClient
-from .remote import MANIFEST_PROPERTY, STAGING_PROPERTY, Manifest, RemoteNames, Skolem, read_manifest
+from .remote import MANIFEST_PROPERTY, STAGING_PROPERTY, Manifest, Skolem, read_manifest
 
 CHUNK_TRIPLES = 50_000  # per Graph Store request
 INSERT_TRIPLES = 2_000  # per INSERT DATA: Virtuoso's SPARQL parser runs out of memory near 5,000

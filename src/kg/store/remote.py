@@ -29,6 +29,7 @@ from rdflib import Graph
 
 from ..config import Config
 from ..errors import BadQuery, QueryTimeout, RemoteStoreError, StoreMissing
+from ..iris import RemoteNames
 from ..sparql_text import keywords, query_form, tokens
 from . import rdflib_graph_of
 from .client import RemoteLocation, SparqlClient
@@ -49,46 +50,6 @@ BOOLEAN_MARKER = b"XMLSchema#boolean"  # Virtuoso answers SELECTs with true as "
 LOOKUP_CACHE_ENTRIES = 4096
 LOOKUP_CACHE_QUADS = 2000
 LOOKUP_SECONDS = 60.0
-
-
-@dataclass(frozen=True)
-class RemoteNames:
-    """The IRIs kg uses in a remote store for one base IRI."""
-
-    base: str
-
-    @property
-    def root(self) -> str:
-        """The base without a trailing slash."""
-        return self.base.rstrip("/")
-
-    @property
-    def manifest(self) -> str:
-        """The graph (and subject) holding the build manifest."""
-        return f"{self.root}/kg/manifest"
-
-    def merged(self, version: str) -> str:
-        """The graph holding one build's union of the public graphs (the default graph kg queries)."""
-        return f"{self.root}/kg/merged/{version}"
-
-    def build(self, version: str) -> str:
-        """The subject carrying one build's manifest."""
-        return f"{self.manifest}/{version}"
-
-    @property
-    def pending(self) -> str:
-        """The graph listing staging graphs of a push in progress (so an interrupted push can be cleaned up)."""
-        return f"{self.root}/kg/pending"
-
-    @property
-    def staging(self) -> str:
-        """The prefix of graphs a build uploads into before switching."""
-        return f"{self.root}/kg/staging/"
-
-    @property
-    def genid(self) -> str:
-        """The prefix of skolem IRIs standing for blank nodes."""
-        return f"{self.root}/.well-known/genid/"
 
 
 class Skolem:

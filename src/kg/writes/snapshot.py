@@ -13,8 +13,8 @@ import pyoxigraph as ox
 from rdflib import BNode, Graph, Literal
 from rdflib.namespace import RDF, SH
 
-from ..edits import GraphNames
 from ..errors import KgError
+from ..iris import GraphNames
 from ..namespaces import bind_prefixes
 from ..store import Store, rdflib_graph_of
 from ..validation import ValidationReport, Violation, _message, _path_text, _value_text

@@ -32,6 +32,7 @@ import pyoxigraph as ox
 from rdflib import Graph, URIRef
 from rdflib.term import Node
 
+from .atomic_files import fsync_path, write_atomically
 from .config import Config
 from .errors import KgError, Location, SourceError, WriteBusy
 from .iris import GraphNames, Minter
@@ -151,27 +152,7 @@ def parse_edits(text: str, names: GraphNames, path: Path) -> EditSet:
 
 def _atomic_write(path: Path, data: bytes) -> None:
     """Replace a file in one rename after flushing its new content (and then its folder) to disk."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.parent / f".{path.name}.{os.getpid()}.tmp"
-    try:
-        with partial.open("wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(partial, path)
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(folder: Path) -> None:
-    """Flush a folder's entries (a rename in it) to disk."""
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    write_atomically(path, data, durable=True)
 
 
 def write_edits(path: Path, edits: EditSet) -> None:
@@ -254,7 +235,7 @@ def pending_edits(path: Path, edits: EditSet, previous: bytes | None) -> Iterato
                 path.unlink(missing_ok=True)
             elif backup.exists():
                 os.replace(backup, path)
-                _fsync_dir(path.parent)
+                fsync_path(path.parent)
             elif not path.exists() or path.read_bytes() != previous:
                 _atomic_write(path, previous)
             clear_pending(path)

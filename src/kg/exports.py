@@ -10,6 +10,7 @@ from typing import IO, Any
 import pyoxigraph as ox
 from rdflib import Graph, URIRef
 
+from .atomic_files import write_atomically
 from .config import Config
 from .iris import graph_kind
 from .namespaces import PREFIXES, bind_prefixes
@@ -172,7 +173,5 @@ def export(store: Store, fmt: str, selection: Selection = Selection.ALL, output:
 def export_to_file(store: Store, fmt: str, selection: Selection, path: Path) -> int:
     """Write an export to a file atomically; returns the number of bytes written."""
     data = export(store, fmt, selection)
-    partial = path.with_name(f".{path.name}.partial")
-    partial.write_bytes(data)
-    partial.replace(path)
+    write_atomically(path, data)
     return len(data)

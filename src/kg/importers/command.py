@@ -2,28 +2,19 @@
 
 from __future__ import annotations
 
-import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 
 import click
 
+from ..atomic_files import write_atomically
 from ..errors import KgError
 
 
 def _write(path: Path, text: str) -> None:
     """Write the file whole or not at all (a temporary file renamed into place)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temp, path)
-    except OSError:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, text)
 
 
 HELP = """Import a homepage (plain text or saved HTML) or a BibTeX file as a draft profile.

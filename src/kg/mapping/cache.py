@@ -12,7 +12,6 @@ mapping is a deterministic function of the profile and those answers. Entries ar
 from __future__ import annotations
 
 import hashlib
-import os
 import pickle
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ import rdflib
 from rdflib import Graph, URIRef
 from rdflib.plugins.stores.memory import Memory
 
+from ..atomic_files import write_atomically
 from ..iris import Minter
 from ..model import Corpus, Origin, Profile
 from ..namespaces import bind_prefixes
@@ -184,11 +184,7 @@ class MapCache:
         """Write an entry atomically (temporary file, then one rename)."""
         if self.folder is None:
             return
-        self.folder.mkdir(parents=True, exist_ok=True)
-        partial = self.folder / f".{key}.{os.getpid()}.tmp"
-        with open(partial, "wb") as handle:
-            pickle.dump(entry, handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(partial, self.folder / f"{key}.pkl")
+        write_atomically(self.folder / f"{key}.pkl", pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL))
 
     def prune(self) -> None:
         """Remove the entries the last build did not use (call after a successful build)."""

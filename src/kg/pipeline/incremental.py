@@ -17,7 +17,6 @@ ontology and reasoner, and when the rules have no joins. Then:
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -26,6 +25,7 @@ from typing import Any
 import pyoxigraph as ox
 from rdflib import BNode, Graph, URIRef
 
+from ..atomic_files import write_atomically
 from ..reasoning import is_meaningful
 from ..reasoning.rules import LocalRules, Triple
 from ..store import METADATA_FILE, derive_version, from_ox, to_ox
@@ -57,10 +57,7 @@ def load_state(folder: Path) -> BuildState | None:
 
 def save_state(folder: Path, state: BuildState) -> None:
     """Record the state atomically (temporary file, then one rename)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    partial = folder / f".{STATE_FILE}.{os.getpid()}"
-    partial.write_text(json.dumps(asdict(state), indent=1, sort_keys=True), encoding="utf-8")
-    os.replace(partial, folder / STATE_FILE)
+    write_atomically(folder / STATE_FILE, json.dumps(asdict(state), indent=1, sort_keys=True))
 
 
 def clear_state(folder: Path) -> None:

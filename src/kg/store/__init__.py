@@ -20,6 +20,7 @@ from typing import Any
 import pyoxigraph as ox
 from rdflib import BNode, Graph, Literal, URIRef
 
+from ..atomic_files import fsync_path, swap_symlink
 from ..errors import BuildError, StoreMissing
 
 METADATA_FILE = "kg-build.json"
@@ -188,11 +189,7 @@ def write_store(store_dir: Path, graphs: dict[URIRef, Any], metadata: dict[str, 
         oxstore.flush()
         del oxstore
         (target / METADATA_FILE).write_text(json.dumps(metadata, indent=2, sort_keys=True), encoding="utf-8")
-        link = store_dir.parent / f".{store_dir.name}.link-{os.getpid()}"
-        if link.is_symlink():
-            link.unlink()
-        link.symlink_to(target.name)
-        os.replace(link, store_dir)
+        swap_symlink(store_dir, target.name)
     except BaseException:
         shutil.rmtree(target, ignore_errors=True)
         raise
@@ -206,15 +203,6 @@ def write_store(store_dir: Path, graphs: dict[URIRef, Any], metadata: dict[str, 
 RECENT_SECONDS = 300.0
 
 
-def _fsync_path(path: Path) -> None:
-    """Flush one file or directory to disk."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def fsync_tree(root: Path, skip_shared: bool = False) -> None:
     """Flush every file under root, then the directories, so a crash cannot leave them half on disk.
 
@@ -225,8 +213,8 @@ def fsync_tree(root: Path, skip_shared: bool = False) -> None:
         for name in files:
             path = Path(folder) / name
             if not (skip_shared and path.stat().st_nlink > 1):
-                _fsync_path(path)
-        _fsync_path(Path(folder))
+                fsync_path(path)
+        fsync_path(Path(folder))
 
 
 def derive_version(store_dir: Path, source: Path, apply: Any, metadata: dict[str, Any],
@@ -252,12 +240,7 @@ def derive_version(store_dir: Path, source: Path, apply: Any, metadata: dict[str
         for name, text in (files or {}).items():
             (target / name).write_text(text, encoding="utf-8")
         fsync_tree(target, skip_shared=True)
-        link = store_dir.parent / f".{store_dir.name}.link-{os.getpid()}"
-        if link.is_symlink():
-            link.unlink()
-        link.symlink_to(target.name)
-        os.replace(link, store_dir)
-        _fsync_path(store_dir.parent)
+        swap_symlink(store_dir, target.name, durable=True)
     except BaseException:
         shutil.rmtree(target, ignore_errors=True)
         raise

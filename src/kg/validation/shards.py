@@ -26,6 +26,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF, SH
 from rdflib.term import Node
 
+from ..atomic_files import write_atomically
 from ..mapping import MappedGraphs
 from ..namespaces import bind_prefixes
 from . import ValidationReport, _Locator, _report, _run, validate_graphs
@@ -160,9 +161,7 @@ def validate_sharded(mapped: MappedGraphs, shapes: Graph, ontology: Graph, *, re
     if cache_dir is not None:
         cache_dir.mkdir(parents=True, exist_ok=True)
         for index in missing:
-            partial = cache_dir / f".{keys[index]}.{os.getpid()}"
-            partial.write_text(texts[index], encoding="utf-8")
-            partial.replace(cache_dir / f"{keys[index]}.nt")
+            write_atomically(cache_dir / f"{keys[index]}.nt", texts[index])
     reports = [Graph().parse(data=texts[i], format="nt") for i in range(len(shards))]
     merged = _merge(reports, set(conflicts))
     return _report(merged, _Locator(mapped.origins, mapped.graphs, mapped.sources))

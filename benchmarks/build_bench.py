@@ -30,7 +30,8 @@ from kg.iris import Minter  # noqa: E402
 from kg.mapping import map_corpus  # noqa: E402
 from kg.parsing import parse_corpus  # noqa: E402
 from kg.reasoning import infer  # noqa: E402
-from kg.sources import load_turtle_dir, read_data_dir  # noqa: E402
+from kg.sources import read_data_dir  # noqa: E402
+from kg.turtle_files import load_turtle_dir  # noqa: E402
 from kg.validation import validate_graphs  # noqa: E402
 from kg.validation.shards import validate_sharded  # noqa: E402
 

@@ -136,7 +136,7 @@ def test_javascript_link_is_refused_on_every_write_path(server: str, how: str) -
 
 
 def test_yaml_build_refuses_the_same_link(tmp_path: Path) -> None:
-    from kg.sources import load_turtle_dir
+    from kg.turtle_files import load_turtle_dir
     from kg.validation import validate_graph
 
     config = Config()

@@ -13,7 +13,8 @@ KgError                     500 / 1  unexpected
  ├── QueryTimeout           503 / 6,  QueryMemoryLimit 503 / 6,  QueryFailed (a worker's error, its status)
  ├── RemoteStoreError       502 / 7  the remote store refused a request or could not be reached
  ├── DiskFull               507 / 8  the disk or quota filled up during a write (nothing was changed)
- ├── ReadOnly 403 / 1,  NotFound 404 / 1
+ ├── ReadOnly 403 / 1,  NotFound 404 / 1,  WriteForbidden 403 / 1,  GraphNotFound 404 / 1
+ ├── WriteRejected          422 / 3  a write would introduce SHACL violations (carries the report)
  └── Saturated 503 / 1 (BusyTimeout),  WorkersDown 503 / 1,  EngineCrashed 500 / 1 (a query worker died)
 """
 
@@ -244,3 +245,28 @@ class NotAcceptable(KgError):
     def __init__(self, message: str, supported: Sequence[Any]) -> None:
         self.supported = tuple(supported)
         super().__init__(f"{message}; supported: {', '.join(f.media_type for f in self.supported)}")
+
+
+class GraphNotFound(KgError):
+    """The write names a graph the store does not hold."""
+
+    status = 404
+    exit_code = 1
+
+
+class WriteRejected(KgError):
+    """The write would introduce SHACL violations; .report holds them. Nothing was changed."""
+
+    status = 422
+    exit_code = 3
+
+    def __init__(self, report: Any) -> None:
+        self.report = report
+        super().__init__(report.text())
+
+
+class WriteForbidden(KgError):
+    """The write targets a graph that cannot be written (inferred, ontology, retractions)."""
+
+    status = 403
+    exit_code = 1

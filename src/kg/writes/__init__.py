@@ -47,12 +47,12 @@ from ..edits import (
     recover_edits,
     write_lock,
 )
-from ..errors import BadQuery, DiskFull, KgError
+from ..errors import BadQuery, DiskFull, GraphNotFound, KgError, WriteRejected
 from ..iris import Minter
 from ..reasoning import infer
 from ..store import derive_version, to_ox
 from ..turtle_files import load_turtle_dir
-from ..validation import ValidationReport, validate_graph
+from ..validation import validate_graph
 from .snapshot import (
     Graphs,
     Snapshot,
@@ -72,22 +72,6 @@ VIOLATIONS_FILE = "kg-violations.json"
 LOCK_TIMEOUT = 60.0
 DISK_FULL = "the server's disk is full; nothing was changed; free space and retry"
 Triple = ox.Triple
-
-
-class GraphNotFound(KgError):
-    """The write names a graph the store does not hold."""
-
-    status = 404
-
-
-class WriteRejected(KgError):
-    """The write would introduce SHACL violations; .report holds them. Nothing was changed."""
-
-    status = 422
-
-    def __init__(self, report: ValidationReport) -> None:
-        self.report = report
-        super().__init__(report.text())
 
 
 @dataclass(frozen=True)

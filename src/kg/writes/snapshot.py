@@ -13,7 +13,7 @@ import pyoxigraph as ox
 from rdflib import BNode, Graph, Literal
 from rdflib.namespace import RDF, SH
 
-from ..errors import KgError
+from ..errors import WriteForbidden
 from ..iris import GraphNames
 from ..namespaces import bind_prefixes
 from ..store import Store, rdflib_graph_of
@@ -21,12 +21,6 @@ from ..validation import ValidationReport, Violation, _message, _path_text, _val
 
 Triple = ox.Triple
 Graphs = dict[str, set[Triple]]
-
-
-class WriteForbidden(KgError):
-    """The write targets a graph that cannot be written (inferred, ontology, retractions)."""
-
-    status = 403
 
 
 @dataclass

@@ -100,7 +100,8 @@ def nesting_error(query: str, limit: int = MAX_NESTING) -> str | None:
     return None
 
 
-FORMS = {"SELECT": "select", "ASK": "ask", "CONSTRUCT": "graph", "DESCRIBE": "graph"}
+SELECT, ASK, GRAPH = "select", "ask", "graph"  # the query forms (GRAPH: CONSTRUCT and DESCRIBE)
+FORMS = {"SELECT": SELECT, "ASK": ASK, "CONSTRUCT": GRAPH, "DESCRIBE": GRAPH}
 UPDATE_KEYWORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "CREATE", "DROP", "COPY", "MOVE", "ADD", "WITH"}
 
 

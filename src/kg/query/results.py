@@ -28,9 +28,9 @@ import pyoxigraph as ox
 from ..errors import BadQuery, QueryTimeout, TooManyResults
 from ..formats import BOOLEAN_FORMATS, GRAPH_FORMATS, RESULTS_FORMATS, Format
 from ..namespaces import PREFIXES
+from ..sparql_text import ASK, GRAPH, SELECT
 from ..store import Store
 
-SELECT, ASK, GRAPH = "select", "ask", "graph"
 PREVIEW_MAX_BYTES = 2_000_000
 
 
@@ -111,7 +111,7 @@ class _Preview(_Counter):
 def preview_result(result: Any, rows: int, limits: Limits) -> bytes:
     """The first rows (or triples) of a result for an HTML page, as JSON: {"truncated": bool} with "results"
     (SPARQL JSON) or "turtle"; evaluation stops once the preview is full."""
-    form = query_form(result)
+    form = result_form(result)
     if form == ASK:
         return json.dumps({"truncated": False, "results": json.loads(result.serialize(
             format=ox.QueryResultsFormat.JSON))}).encode("utf-8")
@@ -135,8 +135,8 @@ def preview_result(result: Any, rows: int, limits: Limits) -> bytes:
     return json.dumps({"truncated": sink.full, "turtle": turtle.decode("utf-8")}).encode("utf-8")
 
 
-def query_form(result: Any) -> str:
-    """SELECT, ASK or GRAPH (CONSTRUCT/DESCRIBE) for a pyoxigraph query result."""
+def result_form(result: Any) -> str:
+    """The form of a pyoxigraph query result (SELECT, ASK or GRAPH, as sparql_text names the query forms)."""
     if isinstance(result, ox.QuerySolutions):
         return SELECT
     if isinstance(result, ox.QueryBoolean):
@@ -175,7 +175,7 @@ def _graph_node(iri: str, param: str) -> ox.NamedNode:
 
 def serialize_result(result: Any, fmt: Format, limits: Limits) -> bytes:
     """Serialise a query result in fmt, enforcing the row/triple and time limits."""
-    form = query_form(result)
+    form = result_form(result)
     if form == ASK:
         return bytes(result.serialize(format=fmt.ox))
     if form == SELECT:

@@ -30,7 +30,7 @@ from rdflib import Graph
 from ..config import Config
 from ..errors import BadQuery, QueryTimeout, RemoteStoreError, StoreMissing
 from ..iris import RemoteNames
-from ..sparql_text import keywords, query_form, tokens
+from ..sparql_text import GRAPH, keywords, query_form, tokens
 from . import rdflib_graph_of
 from .client import RemoteLocation, SparqlClient
 
@@ -316,7 +316,7 @@ class RemoteStore:
 
 def is_graph_query(text: str) -> bool:
     """Whether a query is a CONSTRUCT or DESCRIBE, read from its tokens (nothing is evaluated)."""
-    return query_form(text) == "graph"
+    return query_form(text) == GRAPH
 
 
 def _check_complete(graph: str, got: int, expected: Any) -> None:

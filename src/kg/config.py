@@ -49,6 +49,11 @@ class Config:
     cache_bytes: int = field(default=64_000_000, metadata={"help": "Bytes of query results kept in the result cache (0 disables it)"})
     write_token: str = field(default="", repr=False, metadata={"help": "Bearer token that enables writes (SPARQL Update, Graph Store PUT/POST/DELETE); empty: read-only"})
 
+    @property
+    def remote(self) -> bool:
+        """Whether a remote SPARQL store is configured (KG_STORE_URL): the one place embedded vs remote is decided."""
+        return bool(self.store_url)
+
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, **overrides: Any) -> Config:
         """Defaults, overridden by KG_* environment variables, overridden by explicit values."""

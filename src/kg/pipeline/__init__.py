@@ -118,7 +118,7 @@ def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildRes
         detail = f"  ({note})" if note else ""
         say(f"{name:<9} {timings[name]:8.2f} s{detail}  peak {peak_memory_mb():8.1f} MB")
 
-    local = not config.store_url
+    local = not config.remote
     folder = build_cache(config)
     cache = MapCache(folder / "map" if local else None)
     corpus, raw, stats = _map_cached(config, cache)
@@ -197,7 +197,7 @@ def _full(config: Config, mapped: MappedGraphs, ontology: Graph, reasoner: str, 
     graphs[minter.graph("inferred")] = inferred
     triples = {str(iri): len(graph) for iri, graph in sorted(graphs.items())}
     metadata.update(built_at=_now(), triples=triples)
-    if config.store_url:
+    if config.remote:
         location = push_graphs(config, graphs, metadata)
     else:
         location = str(write_store(config.store, graphs, metadata))

@@ -68,7 +68,7 @@ class StoreHandle:
         pool = self.pool(store)
         if pool is not None:
             body = pool.run(job)
-        elif self.config.store_url and not self._fixed:
+        elif self.config.remote and not self._fixed:
             body = self._remote_answer(store, job)
         else:
             body = answer(store, job)
@@ -88,7 +88,7 @@ class StoreHandle:
         """The current store (raises StoreMissing while none has been built)."""
         if self._fixed and self._store is not None:
             return self._store
-        if self.config.store_url:
+        if self.config.remote:
             return self._remote()
         target = self.config.store.resolve()
         if self._store is None or target != self._target:

@@ -150,7 +150,7 @@ def rdflib_graph_of(triples: Iterable[Any]) -> Graph:
 
 def open_store(config: Any) -> Any:
     """The configured store: the remote one when KG_STORE_URL is set (kg.store.remote), else the embedded one."""
-    if config.store_url:
+    if config.remote:
         from .remote import RemoteStore
 
         return RemoteStore.open(config)

@@ -39,7 +39,7 @@ class RemoteLocation:
     @classmethod
     def from_config(cls, config: Config) -> RemoteLocation:
         """The remote store named by KG_STORE_URL and its companions."""
-        if not config.store_url:
+        if not config.remote:
             raise RemoteConfigError("no remote store configured: set KG_STORE_URL (or --store-url)")
         if config.store_auth not in AUTH_SCHEMES:
             raise RemoteConfigError(f"KG_STORE_AUTH is {config.store_auth!r}; use one of {', '.join(AUTH_SCHEMES)}")

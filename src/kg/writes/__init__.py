@@ -280,7 +280,7 @@ class Writer:
                             writes=int(metadata.get("writes", 0)) + 1, edits_sha256=edits.digest())
             with pending_edits(path, edits, previous):
                 stage("persist")
-                if self.config.store_url:
+                if self.config.remote:
                     target = self._push_remote(names.base, named, dict(metadata, violation_keys=keys))
                 else:
                     target = self._derive(snapshot.path, apply, metadata, keys)
@@ -314,7 +314,7 @@ class Writer:
 
     def _current(self) -> Snapshot:
         """The current version: the one this writer committed last if the link still points at it, else read."""
-        if self.config.store_url:
+        if self.config.remote:
             from ..store.remote import RemoteStore
 
             remote = RemoteStore.open(self.config)

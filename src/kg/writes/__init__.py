@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -101,6 +100,20 @@ class WriteResult:
 
 
 Change = Callable[[ox.Store, Snapshot, GraphNames], bool]
+
+
+class Stages:
+    """Seconds per stage of one write, measured from the previous stage."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self.clock = time.perf_counter()
+
+    def stage(self, name: str) -> None:
+        """Close a stage: record the seconds since the last one."""
+        now = time.perf_counter()
+        self.seconds[name] = round(now - self.clock, 4)
+        self.clock = now
 
 
 class Writer:
@@ -197,97 +210,108 @@ class Writer:
     def _derive(self, source: Path, apply: Callable[[ox.Store], None], metadata: dict[str, Any],
                 keys: list[str]) -> Path:
         """Write and switch to the next local store version (nothing of it is left behind if that fails)."""
-        store = self.config.store.absolute()
-        try:
-            return derive_version(store, source, apply, metadata, {VIOLATIONS_FILE: json.dumps(keys, indent=0)}
-                                  ).resolve()
-        except BaseException:
-            link = store.parent / f".{store.name}.link-{os.getpid()}"
-            if link.is_symlink():
-                link.unlink()
-            raise
+        files = {VIOLATIONS_FILE: json.dumps(keys, indent=0)}
+        return derive_version(self.config.store.absolute(), source, apply, metadata, files).resolve()
 
     def _write(self, *changes: Change) -> WriteResult:
-        seconds: dict[str, float] = {}
-        clock = time.perf_counter()
-
-        def stage(name: str) -> None:
-            nonlocal clock
-            now = time.perf_counter()
-            seconds[name] = round(now - clock, 4)
-            clock = now
-
+        """The steps of a write under the write lock: copy, apply and reconcile, validate, reason, persist, commit."""
+        clock = Stages()
         with write_lock(self.config.store, self.lock_timeout):
-            stage("lock")
+            clock.stage("lock")
             snapshot = self._current()
             names = GraphNames(Minter(str(snapshot.metadata.get("base") or self.config.base)).base)
             path = edits_file(self.config.data)
             recover_edits(path, snapshot.metadata.get("edits_sha256"))
-            work = snapshot.working_copy()
-            stage("copy")
             asserted_before = {g: ts for g, ts in snapshot.named.items() if not names.managed(g)}
-            derived = {g: ts for g, ts in snapshot.named.items() if names.managed(g)}
-            asserted, state, created = asserted_before, snapshot.named, False
-            for number, change in enumerate(changes):
-                before_default = union(state) if number else snapshot.default
-                if number:
-                    work = ox.Store()
-                    work.extend(quads(state, before_default))
-                created = change(work, snapshot, names) or created
-                after_named, after_default = split(work.quads_for_pattern(None, None, None, None))
-                asserted = reconcile(state, before_default, after_named, after_default, names)
-                state = {**asserted, **derived}
-            del work
-            stage("apply")
+            asserted, created = self._apply(changes, snapshot, names, clock)
             if asserted == asserted_before:
-                return WriteResult(False, created=False, seconds=seconds)
+                return WriteResult(False, created=False, seconds=clock.seconds)
             ontology_triples = snapshot.named.get(names.ontology, set())
-            data, ontology = rdflib_graph(union(asserted)), rdflib_graph(ontology_triples)
-            before_keys = self._before_keys(snapshot, asserted_before, ontology)
-            report = validate_graph(data, self._shapes_graph(), ontology)
-            stage("validate")
-            introduced = introduced_report(report, before_keys)
-            if not introduced.conforms:
-                raise WriteRejected(introduced)
-            inferred = {ox.Triple(to_ox(s), to_ox(p), to_ox(o)) for s, p, o in infer(data, ontology)}
-            stage("reason")
-            previous = path.read_bytes() if path.exists() else None
-            edits = read_edits(path, names)
-            edits.record(asserted_before, asserted)
+            keys, inferred = self._check_and_reason(snapshot, asserted_before, asserted, ontology_triples, clock)
             named: Graphs = dict(asserted)
             if ontology_triples:
                 named[names.ontology] = ontology_triples
             if inferred:
                 named[names.inferred] = inferred
-            default = union(named)
-            removals, additions = difference(snapshot.named, snapshot.default, named, default)
-            expected = sum(len(ts) for ts in named.values()) + len(default)
-            dropped = sorted(set(snapshot.named) - set(named))
+            target = self._persist(snapshot, names, path, asserted_before, named, keys, clock)
+            clock.stage("commit")
+        return self._result(snapshot, names, asserted_before, asserted, inferred, target, created, clock)
 
-            def apply(store: ox.Store) -> None:
-                for quad in removals:
-                    store.remove(quad)
-                for graph in dropped:
-                    store.remove_graph(ox.NamedNode(graph))
-                store.extend(additions)
-                if len(store) != expected:
-                    raise KgError(f"the new store version holds {len(store)} quads, expected {expected}")
+    def _apply(self, changes: tuple[Change, ...], snapshot: Snapshot, names: GraphNames,
+               clock: Stages) -> tuple[Graphs, bool]:
+        """Apply each change to a working copy and reconcile it into asserted graphs; (asserted, created)."""
+        work = snapshot.working_copy()
+        clock.stage("copy")
+        derived = {g: ts for g, ts in snapshot.named.items() if names.managed(g)}
+        asserted = {g: ts for g, ts in snapshot.named.items() if not names.managed(g)}
+        state, created = snapshot.named, False
+        for number, change in enumerate(changes):
+            before_default = union(state) if number else snapshot.default
+            if number:
+                work = ox.Store()
+                work.extend(quads(state, before_default))
+            created = change(work, snapshot, names) or created
+            after_named, after_default = split(work.quads_for_pattern(None, None, None, None))
+            asserted = reconcile(state, before_default, after_named, after_default, names)
+            state = {**asserted, **derived}
+        del work
+        clock.stage("apply")
+        return asserted, created
 
-            keys = sorted(violation_key(v) for v in report.violations)
-            metadata = dict(snapshot.metadata)
-            metadata.update(base=names.base, triples={g: len(ts) for g, ts in sorted(named.items())},
-                            written_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                            writes=int(metadata.get("writes", 0)) + 1, edits_sha256=edits.digest())
-            with pending_edits(path, edits, previous):
-                stage("persist")
-                if self.config.remote:
-                    target = self._push_remote(names.base, named, dict(metadata, violation_keys=keys))
-                else:
-                    target = self._derive(snapshot.path, apply, metadata, keys)
-            with self._guard:
-                self._before = {str(target): frozenset(keys)}
-                self._snapshot = Snapshot(target, metadata, named, default)
-            stage("commit")
+    def _check_and_reason(self, snapshot: Snapshot, asserted_before: Graphs, asserted: Graphs,
+                          ontology_triples: set[Any], clock: Stages) -> tuple[list[str], set[ox.Triple]]:
+        """Validate the new asserted graphs (WriteRejected for any violation the write introduces), then reason;
+        (the report's violation keys, the inferred triples)."""
+        data, ontology = rdflib_graph(union(asserted)), rdflib_graph(ontology_triples)
+        before_keys = self._before_keys(snapshot, asserted_before, ontology)
+        report = validate_graph(data, self._shapes_graph(), ontology)
+        clock.stage("validate")
+        introduced = introduced_report(report, before_keys)
+        if not introduced.conforms:
+            raise WriteRejected(introduced)
+        inferred = {ox.Triple(to_ox(s), to_ox(p), to_ox(o)) for s, p, o in infer(data, ontology)}
+        clock.stage("reason")
+        return sorted(violation_key(v) for v in report.violations), inferred
+
+    def _persist(self, snapshot: Snapshot, names: GraphNames, path: Path, asserted_before: Graphs, named: Graphs,
+                 keys: list[str], clock: Stages) -> Path:
+        """Record the edits and write the new version (local or remote) as one step; returns the version."""
+        previous = path.read_bytes() if path.exists() else None
+        edits = read_edits(path, names)
+        edits.record(asserted_before, {g: ts for g, ts in named.items() if not names.managed(g)})
+        default = union(named)
+        removals, additions = difference(snapshot.named, snapshot.default, named, default)
+        expected = sum(len(ts) for ts in named.values()) + len(default)
+        dropped = sorted(set(snapshot.named) - set(named))
+
+        def apply(store: ox.Store) -> None:
+            for quad in removals:
+                store.remove(quad)
+            for graph in dropped:
+                store.remove_graph(ox.NamedNode(graph))
+            store.extend(additions)
+            if len(store) != expected:
+                raise KgError(f"the new store version holds {len(store)} quads, expected {expected}")
+
+        metadata = dict(snapshot.metadata)
+        metadata.update(base=names.base, triples={g: len(ts) for g, ts in sorted(named.items())},
+                        written_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                        writes=int(metadata.get("writes", 0)) + 1, edits_sha256=edits.digest())
+        with pending_edits(path, edits, previous):
+            clock.stage("persist")
+            if self.config.remote:
+                target = self._push_remote(names.base, named, dict(metadata, violation_keys=keys))
+            else:
+                target = self._derive(snapshot.path, apply, metadata, keys)
+        with self._guard:
+            self._before = {str(target): frozenset(keys)}
+            self._snapshot = Snapshot(target, metadata, named, default)
+        return target
+
+    @staticmethod
+    def _result(snapshot: Snapshot, names: GraphNames, asserted_before: Graphs, asserted: Graphs,
+                inferred: set[ox.Triple], target: Path, created: bool, clock: Stages) -> WriteResult:
+        """What the write changed, logged."""
         old_inferred = snapshot.named.get(names.inferred, set())
         changed = sorted(g for g in set(asserted) | set(asserted_before)
                          if asserted.get(g, set()) != asserted_before.get(g, set()))
@@ -296,8 +320,8 @@ class Writer:
             added=sum(len(asserted.get(g, set()) - asserted_before.get(g, set())) for g in changed),
             removed=sum(len(asserted_before.get(g, set()) - asserted.get(g, set())) for g in changed),
             inferred_added=len(inferred - old_inferred), inferred_removed=len(old_inferred - inferred),
-            graphs=tuple(changed), created=created, seconds=seconds)
-        logger.info("write committed %s in %.3f s: %s", target.name, sum(seconds.values()), seconds)
+            graphs=tuple(changed), created=created, seconds=clock.seconds)
+        logger.info("write committed %s in %.3f s: %s", target.name, sum(clock.seconds.values()), clock.seconds)
         return result
 
     def _push_remote(self, base: str, named: Graphs, metadata: dict[str, Any]) -> Path:

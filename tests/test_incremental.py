@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pyoxigraph as ox
 import pytest
 import yaml
 
@@ -57,14 +58,27 @@ def _line(lines: list[str], stage: str) -> str:
     return next(line for line in lines if line.startswith(stage))
 
 
+def assert_same_graph(ours: Store, clean: Store, name: str | None) -> None:
+    """One graph (None: the default graph) equal in both stores: as quad sets (0.1 s) when it has no blank
+    nodes, by rdflib isomorphism (seconds) when it has."""
+    graph = ox.DefaultGraph() if name is None else ox.NamedNode(name)
+    mine = {q.triple for q in ours.ox.quads_for_pattern(None, None, None, graph)}
+    theirs = {q.triple for q in clean.ox.quads_for_pattern(None, None, None, graph)}
+    blank = any(isinstance(t.subject, ox.BlankNode) or isinstance(t.object, ox.BlankNode) for t in mine | theirs)
+    if blank:
+        assert_isomorphic(ours.rdflib_graph(name), clean.rdflib_graph(name))
+    else:
+        assert mine == theirs, f"graph {name or 'default'}: {len(mine - theirs)} extra, {len(theirs - mine)} missing"
+
+
 def assert_same_as_clean_build(root: Path) -> None:
     """The store in root/work equals a clean full build of root/data: graphs, default graph, counts."""
     _build(root / "data", root / "clean" / "store")
     ours, clean = Store.open(root / "work" / "store"), Store.open(root / "clean" / "store")
     assert ours.graph_names() == clean.graph_names()
     for name in ours.graph_names():
-        assert_isomorphic(ours.rdflib_graph(name), clean.rdflib_graph(name))
-    assert_isomorphic(ours.rdflib_graph(), clean.rdflib_graph())
+        assert_same_graph(ours, clean, name)
+    assert_same_graph(ours, clean, None)
     assert ours.metadata["triples"] == clean.metadata["triples"]
     assert ours.metadata["sources"] == clean.metadata["sources"]
 

@@ -43,3 +43,13 @@ def test_a_query_worker_loads_neither_the_web_app_nor_validation_nor_reasoning()
 def test_the_records_model_loads_no_rdf_library() -> None:
     loaded = modules_after("import kg.model")
     assert not [m for m in loaded if m.split(".")[0] in ("rdflib", "pyoxigraph")]
+
+
+def test_no_import_cycles() -> None:
+    """No module imports itself through others, lazy imports inside functions included (grimp sees them)."""
+    import grimp
+
+    graph = grimp.build_graph("kg")
+    cycles = [(a, b) for a in sorted(graph.modules) for b in graph.find_modules_directly_imported_by(a)
+              if b != a and graph.chain_exists(importer=b, imported=a)]
+    assert cycles == []

@@ -377,14 +377,14 @@ def test_concurrent_writes_are_serialised(config: Config) -> None:
 
 def test_a_failed_commit_leaves_the_store_alone(config: Config, monkeypatch: pytest.MonkeyPatch) -> None:
     """A failure while writing the new version removes it; the link still points at the old one."""
-    import kg.store
+    import kg.store.embedded
 
     version, before = config.store.resolve(), dump(config)
 
     def broken(*args: Any, **kwargs: Any) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(kg.store, "fsync_tree", broken)
+    monkeypatch.setattr(kg.store.embedded, "fsync_tree", broken)
     with pytest.raises(OSError):
         Writer(config).update("INSERT DATA { <http://e/s> <http://e/p> 1 }")
     assert config.store.resolve() == version and dump(config) == before

@@ -31,8 +31,8 @@ from ..config import Config
 from ..errors import BadQuery, QueryTimeout, RemoteStoreError, StoreMissing
 from ..iris import RemoteNames
 from ..sparql_text import GRAPH, keywords, query_form, tokens
-from . import rdflib_graph_of
 from .client import RemoteLocation, SparqlClient
+from .embedded import rdflib_graph_of
 
 MANIFEST_PROPERTY = "https://kg.example.org/ontology#buildManifest"
 STAGING_PROPERTY = "https://kg.example.org/ontology#stagingGraph"

@@ -1,0 +1,245 @@
+"""The embedded pyoxigraph store: named graphs plus their merge as default graph, swapped in atomically.
+
+Layout: ``STORE`` is a symlink to ``STORE.v<N>``; a build writes ``STORE.v<N+1>`` completely, then
+replaces the symlink in one rename, so readers see the old store or the new one, never a mix. The
+default graph holds the set union of all named graphs, so queries without a dataset see each
+triple once (pyoxigraph's union-default-graph mode would repeat triples present in two graphs).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pyoxigraph as ox
+from rdflib import BNode, Graph, Literal, URIRef
+
+from ..atomic_files import fsync_path, swap_symlink
+from ..errors import BuildError, StoreMissing
+
+METADATA_FILE = "kg-build.json"
+XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+KEEP_VERSIONS = 2
+
+
+def to_ox(term: Any) -> Any:
+    """Convert an rdflib term to a pyoxigraph term."""
+    if isinstance(term, URIRef):
+        return ox.NamedNode(str(term))
+    if isinstance(term, BNode):
+        return ox.BlankNode(str(term))
+    if isinstance(term, Literal):
+        if term.language:
+            return ox.Literal(str(term), language=term.language)
+        if term.datatype:
+            return ox.Literal(str(term), datatype=ox.NamedNode(str(term.datatype)))
+        return ox.Literal(str(term))
+    raise TypeError(f"cannot convert {term!r}")
+
+
+def from_ox(term: Any) -> Any:
+    """Convert a pyoxigraph term to an rdflib term."""
+    if isinstance(term, ox.NamedNode):
+        return URIRef(term.value)
+    if isinstance(term, ox.BlankNode):
+        return BNode(term.value)
+    if isinstance(term, ox.Literal):
+        if term.language:
+            return Literal(term.value, lang=term.language)
+        if term.datatype.value == XSD_STRING:
+            return Literal(term.value)
+        return Literal(term.value, datatype=URIRef(term.datatype.value))
+    raise TypeError(f"cannot convert {term!r}")
+
+
+def graph_quads(graph_iri: URIRef, graph: Iterable[Any]) -> Iterator[ox.Quad]:
+    """The triples of an rdflib graph (or any iterable of rdflib triples) as quads in a named graph."""
+    name = ox.NamedNode(str(graph_iri))
+    for s, p, o in graph:
+        yield ox.Quad(to_ox(s), to_ox(p), to_ox(o), name)
+
+
+def _versions(store_dir: Path) -> list[tuple[int, Path]]:
+    pattern = re.compile(re.escape(store_dir.name) + r"\.v(\d+)$")
+    found = []
+    if store_dir.parent.is_dir():
+        for child in store_dir.parent.iterdir():
+            match = pattern.match(child.name)
+            if match and child.is_dir():
+                found.append((int(match.group(1)), child))
+    return sorted(found)
+
+
+class Store:
+    """A built knowledge-graph store: query it, list its graphs, read its build metadata."""
+
+    def __init__(self, oxstore: ox.Store, path: Path | None = None, metadata: dict[str, Any] | None = None) -> None:
+        self.ox = oxstore
+        self.path = path
+        self.metadata = metadata or {}
+
+    @classmethod
+    def open(cls, store_dir: Path, *, read_only: bool = True) -> Store:
+        """Open the current version of a built store."""
+        target = store_dir.resolve()
+        if not (target / METADATA_FILE).exists():
+            raise StoreMissing(f"no built store at {store_dir}; run 'kg build' first")
+        metadata = json.loads((target / METADATA_FILE).read_text(encoding="utf-8"))
+        oxstore = ox.Store.read_only(str(target)) if read_only else ox.Store(str(target))
+        return cls(oxstore, target, metadata)
+
+    @classmethod
+    def in_memory(cls, graphs: dict[URIRef, Graph], metadata: dict[str, Any] | None = None) -> Store:
+        """A store held in memory, filled with named graphs and their merge as default graph."""
+        oxstore = ox.Store()
+        _fill(oxstore, graphs)
+        return cls(oxstore, None, metadata)
+
+    @property
+    def version(self) -> str:
+        """What identifies this version of the data (for cache keys)."""
+        return str(self.path) if self.path is not None else f"memory-{id(self)}"
+
+    def quads_for_pattern(self, subject: Any, predicate: Any, obj: Any, graph_name: Any = None) -> Iterator[ox.Quad]:
+        """Quads matching a pattern (None matches anything; the default graph is the merge)."""
+        return self.ox.quads_for_pattern(subject, predicate, obj, graph_name)
+
+    def query(self, sparql: str, **options: Any) -> Any:
+        """Run a SPARQL query (the default graph is the merge of all graphs)."""
+        return self.ox.query(sparql, **options)
+
+    def graph_names(self) -> list[str]:
+        """IRIs of the named graphs, sorted."""
+        return sorted(g.value for g in self.ox.named_graphs() if isinstance(g, ox.NamedNode))
+
+    def quads(self, graph: str | None = None) -> Iterator[ox.Quad]:
+        """Quads of one named graph, or of all named graphs."""
+        if graph is None:
+            for name in self.graph_names():
+                yield from self.ox.quads_for_pattern(None, None, None, ox.NamedNode(name))
+        else:
+            yield from self.ox.quads_for_pattern(None, None, None, ox.NamedNode(graph))
+
+    def triple_count(self, graph: str) -> int:
+        """How many triples one named graph holds."""
+        return sum(1 for _ in self.ox.quads_for_pattern(None, None, None, ox.NamedNode(graph)))
+
+    def default_triples(self) -> Iterator[ox.Triple]:
+        """Triples of the default graph (the merge of all named graphs)."""
+        for quad in self.ox.quads_for_pattern(None, None, None, ox.DefaultGraph()):
+            yield quad.triple
+
+    def rdflib_graph(self, graph: str | None = None) -> Graph:
+        """One named graph, or the merge of all, as an rdflib Graph."""
+        return rdflib_graph_of(self.default_triples() if graph is None else (q.triple for q in self.quads(graph)))
+
+
+def rdflib_graph_of(triples: Iterable[Any]) -> Graph:
+    """pyoxigraph triples as an rdflib Graph."""
+    result = Graph()
+    for t in triples:
+        result.add((from_ox(t.subject), from_ox(t.predicate), from_ox(t.object)))
+    return result
+
+
+def _all_quads(graphs: dict[URIRef, Any]) -> Iterator[ox.Quad]:
+    """Every named-graph quad, each followed by its copy in the default graph (the merge)."""
+    default = ox.DefaultGraph()
+    for graph_iri in sorted(graphs):
+        for quad in graph_quads(graph_iri, graphs[graph_iri]):
+            yield quad
+            yield ox.Quad(quad.subject, quad.predicate, quad.object, default)
+
+
+def _fill(oxstore: ox.Store, graphs: dict[URIRef, Any], bulk: bool = False) -> None:
+    """Load graphs and their merge; bulk loading (no transaction) is for fresh on-disk versions."""
+    if bulk:
+        oxstore.bulk_extend(_all_quads(graphs))
+    else:
+        oxstore.extend(_all_quads(graphs))
+
+
+def write_store(store_dir: Path, graphs: dict[URIRef, Any], metadata: dict[str, Any]) -> Path:
+    """Write graphs into a fresh store version and switch the store symlink to it atomically."""
+    store_dir = store_dir.absolute()
+    store_dir.parent.mkdir(parents=True, exist_ok=True)
+    if store_dir.exists() and not store_dir.is_symlink():
+        raise BuildError(f"{store_dir} exists and is not a kg store link; move it away or choose --store")
+    versions = _versions(store_dir)
+    number = versions[-1][0] + 1 if versions else 1
+    target = store_dir.parent / f"{store_dir.name}.v{number}"
+    try:
+        oxstore = ox.Store(str(target))
+        _fill(oxstore, graphs, bulk=True)
+        oxstore.flush()
+        del oxstore
+        (target / METADATA_FILE).write_text(json.dumps(metadata, indent=2, sort_keys=True), encoding="utf-8")
+        swap_symlink(store_dir, target.name)
+    except BaseException:
+        shutil.rmtree(target, ignore_errors=True)
+        raise
+    for _, old in _versions(store_dir)[:-KEEP_VERSIONS]:
+        shutil.rmtree(old, ignore_errors=True)
+    return target
+
+
+# --- derived versions: a copy of the current version with a change applied (used by kg.writes) ----------
+
+RECENT_SECONDS = 300.0
+
+
+def fsync_tree(root: Path, skip_shared: bool = False) -> None:
+    """Flush every file under root, then the directories, so a crash cannot leave them half on disk.
+
+    With skip_shared, files with other hard links (shared with the version a checkpoint was taken from, and
+    flushed with it) are skipped.
+    """
+    for folder, _, files in os.walk(root):
+        for name in files:
+            path = Path(folder) / name
+            if not (skip_shared and path.stat().st_nlink > 1):
+                fsync_path(path)
+        fsync_path(Path(folder))
+
+
+def derive_version(store_dir: Path, source: Path, apply: Any, metadata: dict[str, Any],
+                   files: dict[str, str] | None = None, keep_seconds: float = RECENT_SECONDS) -> Path:
+    """Write ``STORE.v<N+1>`` as a checkpoint of the version ``source`` (hard links, not a rewrite) changed by
+    ``apply(ox.Store)``, flush it to disk, then switch the store symlink to it in one rename.
+
+    Until the rename nothing is visible; a failure or a crash before it leaves the current version serving.
+    Old versions are removed except the newest KEEP_VERSIONS and any changed in the last keep_seconds
+    (a server may still be reading those). Returns the new version directory.
+    """
+    store_dir = store_dir.absolute()
+    versions = _versions(store_dir)
+    number = versions[-1][0] + 1 if versions else 1
+    target = store_dir.parent / f"{store_dir.name}.v{number}"
+    try:
+        ox.Store.read_only(str(source)).backup(str(target))
+        oxstore = ox.Store(str(target))
+        apply(oxstore)
+        oxstore.flush()
+        del oxstore
+        (target / METADATA_FILE).write_text(json.dumps(metadata, indent=2, sort_keys=True), encoding="utf-8")
+        for name, text in (files or {}).items():
+            (target / name).write_text(text, encoding="utf-8")
+        fsync_tree(target, skip_shared=True)
+        swap_symlink(store_dir, target.name, durable=True)
+    except BaseException:
+        shutil.rmtree(target, ignore_errors=True)
+        raise
+    now = time.time()
+    for _, old in _versions(store_dir)[:-KEEP_VERSIONS]:
+        try:
+            if old != target and now - old.stat().st_mtime > keep_seconds:
+                shutil.rmtree(old, ignore_errors=True)
+        except OSError:
+            continue
+    return target

@@ -105,9 +105,26 @@ class Minter:
         """IRI standing for a source file under data/."""
         return URIRef(f"{self.base}/source/{relative_path}")
 
+    @property
+    def id_space(self) -> str:
+        """The prefix of every minted entity IRI: {base}/id/."""
+        return f"{self.base}/id/"
+
+    def at(self, path: str) -> str:
+        """The minted IRI whose path after /id/ is path (what /id/{path} serves)."""
+        return self.id_space + path
+
+    def path_of(self, iri: str) -> str | None:
+        """The path after /id/ of a minted IRI, or None for an IRI outside this base's /id/ space.
+
+        >>> Minter("https://kg.example.org").path_of("https://kg.example.org/id/person/ada")
+        'person/ada'
+        """
+        return iri[len(self.id_space):] if iri.startswith(self.id_space) and len(iri) > len(self.id_space) else None
+
     def is_minted(self, iri: str) -> bool:
         """True when the IRI lies in this base's /id/ space."""
-        return iri.startswith(f"{self.base}/id/")
+        return iri.startswith(self.id_space)
 
 
 

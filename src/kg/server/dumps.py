@@ -21,7 +21,7 @@ from rdflib.namespace import DCTERMS, RDFS, VOID, XSD
 
 from ..exports import Selection, export, load_context
 from ..formats import Format, negotiate
-from ..iris import graph_kind
+from ..iris import Minter, graph_kind
 from ..namespaces import ONTOLOGY_IRI, PREFIXES
 from ..query.results import serialize_rdf
 from ..store import Store
@@ -85,7 +85,7 @@ def _count(store: Store, sparql: str) -> int:
 
 def compute_statistics(store: Store, base: str) -> Statistics:
     """Count triples, minted entities, classes (instances of each), properties and subjects of the merged graph."""
-    space = f"{base.rstrip('/')}/id/"
+    space = Minter(base).id_space
     literal = str(ox.Literal(space))
     classes = [(row[0].value, int(row[1].value)) for row in store.query(
         "SELECT ?c (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a ?c } GROUP BY ?c ORDER BY DESC(?n) ?c")]

@@ -16,6 +16,7 @@ import pyoxigraph as ox
 from flask import render_template, url_for
 
 from ..formats import GRAPH_FORMATS, RESULTS_FORMATS, Format
+from ..iris import Minter
 from ..namespaces import SCHEMA_IRIS as S
 from .handle import get_config
 from .resources import FORMAT_LABELS, Reader, path_for
@@ -145,7 +146,7 @@ def render_query_page(endpoint: str, query_text: str | None = None, *, table: di
     return render_template("query.html", title="SPARQL query", endpoint=endpoint, query_text=text,
                            examples=example_queries(), results_links=format_links(text, RESULTS_FORMATS),
                            graph_links=format_links(text, GRAPH_FORMATS), table=table, graph_text=graph_text,
-                           error=error, alternates=alternates, id_space=get_config().base.rstrip("/") + "/id/",
+                           error=error, alternates=alternates, id_space=Minter(get_config().base).id_space,
                            truncated=truncated, more_label=FORMAT_LABELS[more],
                            more_href=url_for("sparql.endpoint") + "?" + urlencode({"query": text,
                                                                                    "format": more.aliases[0]}),

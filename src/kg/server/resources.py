@@ -26,6 +26,7 @@ from rdflib import Graph, URIRef
 
 from ..exports import Selection, export, selected_graphs
 from ..formats import Format
+from ..iris import Minter
 from ..namespaces import KG, PREFIXES, RDFS, SDO
 from ..query.results import serialize_rdf
 from ..store import Store, from_ox
@@ -64,13 +65,12 @@ def linkable(url: Any) -> bool:
 
 def iri_for(base: str, path: str) -> str:
     """The minted IRI served at /id/{path}."""
-    return f"{base.rstrip('/')}/id/{path}"
+    return Minter(base).at(path)
 
 
 def path_for(base: str, iri: str) -> str | None:
     """The path after /id/ of a minted IRI, or None for an IRI outside the base's /id/ space."""
-    prefix = f"{base.rstrip('/')}/id/"
-    return iri[len(prefix):] if iri.startswith(prefix) and len(iri) > len(prefix) else None
+    return Minter(base).path_of(iri)
 
 
 def compact(iri: str) -> str:

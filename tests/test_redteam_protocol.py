@@ -34,7 +34,7 @@ from rdflib import Graph
 from rdflib.compare import isomorphic
 
 import kg.edits
-import kg.store
+import kg.store.embedded
 from kg.config import Config
 from kg.edits import edits_file, pending_path
 from kg.pipeline import build
@@ -312,8 +312,8 @@ INJECTIONS = {
     "edits-writer-edquot": (kg.edits, "write_edits", enospc(errno.EDQUOT)),
     "edits-writer-efbig": (kg.edits, "write_edits", enospc(errno.EFBIG)),
     "temp-file-fsync": (kg.edits.os, "fsync", None),
-    "store-version-flush": (kg.store, "fsync_tree", enospc()),
-    "store-engine-message": (kg.store, "fsync_tree", engine_message),
+    "store-version-flush": (kg.store.embedded, "fsync_tree", enospc()),
+    "store-engine-message": (kg.store.embedded, "fsync_tree", engine_message),
 }
 REQUESTS = {
     "update": ("POST", "/sparql", "application/sparql-update", 'INSERT DATA { <http://e/full> <http://e/p> "x" }'),

@@ -20,6 +20,7 @@ Queries get the endpoint's prefixes and base as a prologue, and that default dat
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,6 +50,7 @@ XSD_BOOLEAN = ox.NamedNode("http://www.w3.org/2001/XMLSchema#boolean")
 BOOLEAN_MARKER = b"XMLSchema#boolean"  # Virtuoso answers SELECTs with true as "1"^^xsd:boolean
 LOOKUP_CACHE_ENTRIES = 4096
 LOOKUP_CACHE_QUADS = 2000
+MANIFEST_RETRIES, MANIFEST_RETRY_SECONDS = 10, 0.1
 LOOKUP_SECONDS = 60.0
 
 
@@ -171,6 +173,11 @@ class RemoteStore:
         client = client or SparqlClient(RemoteLocation.from_config(config))
         names = RemoteNames(config.base)
         manifest = read_manifest(client, names)
+        for _ in range(MANIFEST_RETRIES):  # a reader can miss both manifests while Virtuoso switches builds
+            if manifest is not None:
+                break
+            time.sleep(MANIFEST_RETRY_SECONDS)
+            manifest = read_manifest(client, names)
         if manifest is None:
             raise StoreMissing(f"no kg build in the remote store at {config.store_url} for base {config.base}; "
                                "run 'kg build --store-url URL' first")

@@ -24,7 +24,8 @@ def job(text: str, timeout: float = 10.0, fmt: str = "SPARQL_JSON") -> QueryJob:
 
 def ready_pool(path: Path, size: int = 1, **options) -> QueryPool:  # type: ignore[no-untyped-def]
     """A pool whose workers have all started."""
-    pool = QueryPool(path, size, in_memory=options.pop("in_memory", True), max_pending=options.pop("max_pending", 8))
+    pool = QueryPool(path, size, in_memory=options.pop("in_memory", True),
+                     settings=PoolSettings(max_pending=options.pop("max_pending", 8)))
     deadline = time.monotonic() + 60
     while pool.idle.qsize() < size and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -125,7 +126,7 @@ def test_result_cache_counts_its_keys() -> None:
 def test_workers_that_cannot_start_fail_fast(tmp_path: Path) -> None:
     from kg.query.executor import WorkersDown
 
-    broken = QueryPool(tmp_path / "no-store", 1, in_memory=False, max_pending=2)
+    broken = QueryPool(tmp_path / "no-store", 1, in_memory=False, settings=PoolSettings(max_pending=2))
     deadline = time.monotonic() + 60
     while broken.starting and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -107,12 +107,7 @@ def tree(pid: int) -> list[int]:
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as stat:
-                    parent = int(stat.read().rsplit(b")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(parent, []).append(int(entry))
+            children.setdefault(parent_of(int(entry)), []).append(int(entry))
     found, todo = [], [pid]
     while todo:
         current = todo.pop()

@@ -35,33 +35,34 @@ _TOKEN = re.compile(
 )
 
 
+def token_spans(query: str) -> Iterator[tuple[str, str, int]]:
+    """(kind, text, start offset) for every SPARQL token of a query, comments included; whitespace is skipped.
+    A run of bare words joined by dots ('true.SERVICE') is matched once, so that scanning stays linear, and
+    given back as the tokens it is: each word a name, each dot an 'other'.
+
+    >>> list(token_spans("?s true.SERVICE"))
+    [('var', '?s', 0), ('name', 'true', 3), ('other', '.', 7), ('name', 'SERVICE', 8)]
+    """
+    for match in _TOKEN.finditer(query):
+        kind = match.lastgroup or "other"
+        text = match.group(kind)
+        if kind != "name" or "." not in text or ":" in text:
+            yield kind, text, match.start()
+            continue
+        for part in re.finditer(r"\.|[^.]+", text):
+            word = part.group()
+            part_kind = "other" if word == "." or word[0].isdigit() or word[0] == "-" else "name"
+            yield part_kind, word, match.start() + part.start()
+
+
 def tokens(query: str) -> Iterator[tuple[str, str]]:
     """(kind, text) for every SPARQL token of a query; whitespace is skipped.
 
     >>> [kind for kind, _ in tokens('ex:SERVICE "a" <b> ?c @en')]
     ['name', 'string', 'iri', 'var', 'lang']
     """
-    for match in _TOKEN.finditer(query):
-        kind = match.lastgroup or "other"
-        text = match.group(kind)
-        if kind == "name" and "." in text and ":" not in text:
-            yield from dotted_words(text)
-        else:
-            yield kind, text
-
-
-def dotted_words(text: str) -> Iterator[tuple[str, str]]:
-    """Bare words joined by dots ('true.SERVICE'), matched as one run so that scanning stays linear, as the
-    tokens they are: each word a name, each dot an 'other'.
-
-    >>> list(dotted_words("true.SERVICE"))
-    [('name', 'true'), ('other', '.'), ('name', 'SERVICE')]
-    """
-    for part in re.split(r"(\.)", text):
-        if part == ".":
-            yield "other", part
-        elif part:
-            yield ("name" if not part[0].isdigit() and part[0] != "-" else "other"), part
+    for kind, text, _ in token_spans(query):
+        yield kind, text
 
 
 def keywords(query: str) -> list[str]:
@@ -130,17 +131,15 @@ def query_form(query: str) -> str:
     kg.errors.BadQuery: malformed query: INSERT at line 1, column 1 starts a SPARQL update; send updates ...
     """
     expecting: list[str] = []
-    for match in _TOKEN.finditer(query):
-        kind = match.lastgroup or "other"
+    for kind, text, start in token_spans(query):
         if kind == "comment":
             continue
-        text = match.group(kind)
         if expecting:
             wanted = expecting.pop(0)
             if wanted == kind:
                 continue
             raise BadQuery(f"malformed query: expected {'an IRI' if wanted == 'iri' else 'a prefix name'} at "
-                           f"{position(query, match.start())}, found {text[:40]!r}")
+                           f"{position(query, start)}, found {text[:40]!r}")
         word = text.upper() if kind == "name" else ""
         if word == "BASE":
             expecting = ["iri"]
@@ -149,11 +148,11 @@ def query_form(query: str) -> str:
         elif word in FORMS:
             return FORMS[word]
         elif word in UPDATE_KEYWORDS:
-            raise BadQuery(f"malformed query: {text} at {position(query, match.start())} starts a SPARQL update; "
+            raise BadQuery(f"malformed query: {text} at {position(query, start)} starts a SPARQL update; "
                            "send updates with POST as update= or application/sparql-update")
         else:
             raise BadQuery(f"malformed query: expected SELECT, ASK, CONSTRUCT or DESCRIBE at "
-                           f"{position(query, match.start())}, found {text[:40]!r}")
+                           f"{position(query, start)}, found {text[:40]!r}")
     raise BadQuery("malformed query: the query ends before SELECT, ASK, CONSTRUCT or DESCRIBE")
 
 

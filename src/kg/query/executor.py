@@ -183,14 +183,9 @@ class PoolSettings:
 class QueryPool:
     """A fixed number of worker processes over one store version, plus a reserve worker for when all are busy."""
 
-    def __init__(self, path: Path, size: int, *, in_memory: bool, max_pending: int | None = None,
-                 settings: PoolSettings | None = None, startup_timeout: float | None = None):
+    def __init__(self, path: Path, size: int, *, in_memory: bool, settings: PoolSettings | None = None):
         settings = settings or PoolSettings()
-        if max_pending is not None:
-            settings = PoolSettings(max_pending, settings.memory_mb, settings.queue_wait, settings.fast_lane_timeout,
-                                    settings.startup_timeout if startup_timeout is None else startup_timeout)
         self.path, self.size, self.in_memory, self.settings = str(path), size, in_memory, settings
-        self.startup_timeout = settings.startup_timeout
         self.idle: queue.Queue[Worker] = queue.Queue()
         self.reserve: queue.Queue[Worker] = queue.Queue()
         self.admission = threading.BoundedSemaphore(max(1, settings.max_pending))
@@ -210,7 +205,7 @@ class QueryPool:
 
         def start() -> None:
             worker = Worker(self.path, self.in_memory, self.settings.memory_mb, lane)
-            ready = worker.wait_ready(self.startup_timeout) and not self.closed
+            ready = worker.wait_ready(self.settings.startup_timeout) and not self.closed
             with self.lock:
                 self.starting -= 1
                 self.alive += ready
@@ -235,7 +230,7 @@ class QueryPool:
 
     def _take(self) -> Worker:
         """A free worker: a normal one if any, else the reserve, else wait up to queue_wait for either."""
-        wait = self.settings.queue_wait if self.alive else max(self.settings.queue_wait, self.startup_timeout)
+        wait = self.settings.queue_wait if self.alive else max(self.settings.queue_wait, self.settings.startup_timeout)
         deadline = time.monotonic() + wait
         while True:
             for lane in (self.idle, self.reserve):

@@ -49,6 +49,7 @@ class _Counter(io.RawIOBase):
         super().__init__()
         self.chunks: list[bytes] = []
         self.lines = 0
+        self.size = 0
         self.max_lines = max_lines
         self.limits = limits
         self.unit = unit
@@ -63,13 +64,18 @@ class _Counter(io.RawIOBase):
         chunk = bytes(data)
         self.chunks.append(chunk)
         self.lines += chunk.count(b"\n")
-        if self.lines > self.max_lines:
-            raise TooManyResults(f"the result has more than {self.limits.max_results} {self.unit}, the most this "
-                                 "endpoint returns; add a LIMIT or narrow the query")
+        self.size += len(chunk)
+        self.check_full()
         if time.monotonic() > self.deadline:
             raise QueryTimeout(f"the query ran past the time limit of {self.limits.timeout:g} s; "
                                "narrow it or add a LIMIT")
         return len(chunk)
+
+    def check_full(self) -> None:
+        """Raise TooManyResults past the line limit."""
+        if self.lines > self.max_lines:
+            raise TooManyResults(f"the result has more than {self.limits.max_results} {self.unit}, the most this "
+                                 "endpoint returns; add a LIMIT or narrow the query")
 
     def value(self) -> bytes:
         """Everything written."""
@@ -85,22 +91,13 @@ class _Preview(_Counter):
 
     def __init__(self, max_lines: int, limits: Limits) -> None:
         super().__init__(max_lines, limits, "rows")
-        self.size = 0
         self.full = False
 
-    def write(self, data: Any) -> int:
-        """Keep a chunk; stop the writer once the preview is full or the time limit is passed."""
-        chunk = bytes(data)
-        self.chunks.append(chunk)
-        self.lines += chunk.count(b"\n")
-        self.size += len(chunk)
+    def check_full(self) -> None:
+        """Stop the writer once the preview has its lines or bytes (not an error: the page links to the rest)."""
         if self.lines > self.max_lines or self.size > PREVIEW_MAX_BYTES:
             self.full = True
             raise _PreviewFull
-        if time.monotonic() > self.deadline:
-            raise QueryTimeout(f"the query ran past the time limit of {self.limits.timeout:g} s; "
-                               "narrow it or add a LIMIT")
-        return len(chunk)
 
     def complete_lines(self) -> bytes:
         """The whole lines kept (a line cut by the stop is dropped), at most max_lines of them."""

@@ -23,7 +23,7 @@ from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import Unauthorized
 
 from ..errors import BadQuery, ReadOnly
-from ..sparql_text import _TOKEN, CLOSERS, OPENERS, dotted_words, nesting_error
+from ..sparql_text import CLOSERS, OPENERS, nesting_error, token_spans
 from ..writes import Writer, WriteRejected, WriteResult
 from .handle import get_config, handle
 from .operation import Operation
@@ -67,19 +67,10 @@ def writer() -> Writer:
 def _tokens(text: str) -> Iterator[tuple[str, str, int, int, int]]:
     """(kind, text, start, end, depth before the token) for every token; comments are skipped."""
     depth = 0
-    for match in _TOKEN.finditer(text):
-        kind = match.lastgroup or "other"
+    for kind, token, start in token_spans(text):
         if kind == "comment":
             continue
-        token = match.group(kind)
-        if kind == "name" and "." in token and ":" not in token:
-            start = match.start()
-            for part_kind, part in dotted_words(token):
-                start = text.index(part, start)
-                yield part_kind, part, start, start + len(part), depth
-                start += len(part)
-            continue
-        yield kind, token, match.start(), match.end(), depth
+        yield kind, token, start, start + len(token), depth
         if kind == "other":
             if token in OPENERS:
                 depth += 1

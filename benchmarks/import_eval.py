@@ -1,6 +1,7 @@
 """Precision, recall and F1 of `kg import` per field over the import test corpus.
 
-    python benchmarks/import_eval.py [--corpus tests/data/import_corpus] [--data data] [--out FILE]
+    python benchmarks/import_eval.py [--corpus tests/data/import_corpus] [--realworld tests/data/import_realworld]
+                                     [--data data] [--out FILE]
 
 Each corpus input (<name>.txt, .html or .bib) is imported and compared with <name>.expected.yaml.
 Fields: publication title; authors in order (with marks and elisions); venue id; year; status;
@@ -8,6 +9,11 @@ positions (role, organisations, start, end); degrees (degree, institution, start
 importer rejects (kg import's exit code 2: no recognisable person, ...) counts as an empty import, so
 all its expected facts are misses; the run goes on and the rejected inputs are listed. Prints the
 table and writes it as Markdown to benchmarks/out/import_eval.md (or --out).
+
+The real-world corpus (tests/data/import_realworld, see its README) is scored against its facts.yaml
+annotations (benchmarks/facts_eval.py), its dev/ and heldout/ pages separately and its text and HTML
+renderings separately. Held-out pages get aggregate figures only: reading their per-page failures would
+be tuning on them.
 """
 
 from __future__ import annotations
@@ -21,8 +27,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from facts_eval import FACT_FIELDS, Matcher, draft_facts, expected_facts, read_facts  # noqa: E402
+
 from kg.errors import KgError  # noqa: E402
 from kg.importers import import_file  # noqa: E402
+from kg.importers.venues import Reference  # noqa: E402
+from kg.importers.writer import data_of  # noqa: E402
 from kg.model import Profile  # noqa: E402
 from kg.parsing import parse_profile  # noqa: E402
 from kg.resolve import normalize_name  # noqa: E402
@@ -114,6 +124,60 @@ def evaluate(corpus: Path, data: Path) -> tuple[Table, dict[str, dict[str, float
     return table, per_file, rejected
 
 
+def evaluate_facts(folder: Path, suffix: str, data: Path) -> tuple[Table, dict[str, dict[str, float]], list[str]]:
+    """Per-field figures of the pages in one real-world folder rendered as `suffix` (.txt or .html)."""
+    matcher = Matcher(Reference.load(data))
+    totals = {f: [0, 0, 0] for f in FACT_FIELDS}
+    per_file: dict[str, dict[str, float]] = {}
+    failed: list[str] = []
+    for facts_path in sorted(folder.glob("*.facts.yaml")):
+        page = folder / (facts_path.name.removesuffix(".facts.yaml") + suffix)
+        if not page.exists():
+            continue
+        expected = expected_facts(read_facts(facts_path), matcher)
+        try:
+            result = import_file(page, data=data)
+            actual = draft_facts(data_of(result.draft), matcher)
+        except KgError:
+            failed.append(page.name)
+            actual = {f: Counter() for f in FACT_FIELDS}
+        per_file[page.name] = {}
+        for f in FACT_FIELDS:
+            tp, n_actual, n_expected = score(actual[f], expected[f])
+            for i, n in enumerate((tp, n_actual, n_expected)):
+                totals[f][i] += n
+            per_file[page.name][f] = prf(tp, n_actual, n_expected)[2]
+    table: Table = {f: (*prf(*totals[f]), *totals[f]) for f in FACT_FIELDS}  # type: ignore[misc]
+    return table, per_file, failed
+
+
+def facts_markdown(results: dict[str, tuple[Table, dict[str, dict[str, float]], list[str]]]) -> str:
+    """The real-world figures as Markdown: one table per split and rendering, per-page F1 for dev pages only."""
+    lines = ["", "# kg import on real homepages (tests/data/import_realworld)", ""]
+    for label, (table, per_file, failed) in results.items():
+        zero = [name for name, scores in per_file.items() if scores["title"] == 0.0]
+        lines += [f"## {label}: {len(per_file)} pages", "",
+                  f"Rejected by the importer: {', '.join(failed) if failed else 'none'}. "
+                  f"Pages with no publication title right: {len(zero)}.", "",
+                  "| field | precision | recall | F1 | matched | imported | expected |",
+                  "|---|---:|---:|---:|---:|---:|---:|"]
+        lines += [f"| {f} | {p:.3f} | {r:.3f} | {f1:.3f} | {tp} | {n_a} | {n_e} |"
+                  for f, (p, r, f1, tp, n_a, n_e) in table.items()]
+        lines.append("")
+        if label.startswith("dev"):
+            lines += ["| page | " + " | ".join(FACT_FIELDS) + " |", "|---|" + "---:|" * len(FACT_FIELDS)]
+            lines += [f"| {name} | " + " | ".join(f"{scores[f]:.2f}" for f in FACT_FIELDS) + " |"
+                      for name, scores in per_file.items()]
+            lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def realworld(root: Path, data: Path) -> dict[str, tuple[Table, dict[str, dict[str, float]], list[str]]]:
+    """Figures for dev/ and heldout/, text and HTML renderings, each on its own."""
+    return {f"{split} {suffix[1:]}": evaluate_facts(root / split, suffix, data)
+            for split in ("dev", "heldout") for suffix in (".txt", ".html") if (root / split).is_dir()}
+
+
 def _label(corpus: Path) -> str:
     """The corpus directory as written relative to the repository when it lies inside it."""
     try:
@@ -144,11 +208,14 @@ def main(argv: list[str] | None = None) -> int:
     """Evaluate, print the table and write it as Markdown."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, default=ROOT / "tests" / "data" / "import_corpus")
+    parser.add_argument("--realworld", type=Path, default=ROOT / "tests" / "data" / "import_realworld")
     parser.add_argument("--data", type=Path, default=ROOT / "data")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out" / "import_eval.md")
     args = parser.parse_args(argv)
     table, per_file, rejected = evaluate(args.corpus, args.data)
     text = markdown(table, per_file, args.corpus, rejected)
+    if args.realworld.is_dir():
+        text += facts_markdown(realworld(args.realworld, args.data))
     print(text, end="")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")

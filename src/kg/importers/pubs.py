@@ -67,6 +67,11 @@ TITLE, AUTHORS, VENUE, CITATION, LINKS, AWARD, NOTE_KIND = "title", "authors", "
     "award", "note"
 
 
+def heading_status(text: str) -> str | None:
+    """The status a group heading gives its entries: 'preprint' under 'Preprints', else None."""
+    return "preprint" if _PRESTATUS.search(text) and not _PUBLISHED_KINDS.search(text) else None
+
+
 def is_legend(text: str) -> bool:
     """A legend of author marks ('* denotes equal contribution', '(* equal contribution; # corresponding author)')."""
     return LEGEND.match(text) is not None and _LEGEND_WORDS.search(text) is not None and len(text.split()) <= 25
@@ -86,7 +91,9 @@ def is_prose(text: str) -> bool:
 
 
 @dataclass
-class _Block:
+class PubBlock:
+    """Lines of a publication list read together, with the year and status their headings give."""
+
     lines: list[Line] = field(default_factory=list)
     year: int | None = None
     status: str | None = None
@@ -112,7 +119,7 @@ def _unfinished(text: str) -> bool:
                                    r"Intl\.|vol\.|no\.|pp\.))$", text) is not None
 
 
-def _joined(block: _Block) -> _Block:
+def _joined(block: PubBlock) -> PubBlock:
     """A block whose lines are one citation wrapped over several lines, as one line."""
     text = ""
     for line in block.lines:
@@ -127,14 +134,14 @@ def _complete(parts: PubParts) -> bool:
     return bool(parts.title and parts.authors and (parts.year or parts.venue or parts.label))
 
 
-def blocks_of(lines: list[Line]) -> tuple[list[_Block], list[Line], set[int]]:
+def blocks_of(lines: list[Line]) -> tuple[list[PubBlock], list[Line], set[int]]:
     """Publication blocks (between blank lines, bullets and year headings), prose lines, consumed headings."""
-    blocks: list[_Block] = []
+    blocks: list[PubBlock] = []
     prose: list[Line] = []
     used: set[int] = set()
     year: int | None = None
     status: str | None = None
-    current: _Block | None = None
+    current: PubBlock | None = None
     for line in lines:
         text = line.text
         if not text:
@@ -146,7 +153,7 @@ def blocks_of(lines: list[Line]) -> tuple[list[_Block], list[Line], set[int]]:
             if heading:
                 year = int(heading.group(1))
             else:
-                status = "preprint" if _PRESTATUS.search(text) and not _PUBLISHED_KINDS.search(text) else None
+                status = heading_status(text)
             used.add(line.index)
             current = None
             continue
@@ -162,7 +169,7 @@ def blocks_of(lines: list[Line]) -> tuple[list[_Block], list[Line], set[int]]:
         deeper_seen = current is not None and any(x.indent > first.indent for x in current.lines)  # type: ignore
         if current is None or marked or (first is not None and line.indent <= first.indent and
                                          (deeper_seen or current.marked) and not _unfinished(current.lines[-1].text)):
-            current = _Block(year=year, status=status, marked=marked)
+            current = PubBlock(year=year, status=status, marked=marked)
             blocks.append(current)
         current.lines.append(line)
     return blocks, prose, used
@@ -195,7 +202,7 @@ def _classify(text: str, ref: Reference, keys: set[str], first: bool) -> _Classi
     return _Classified(kind, body, links, awards, notes, venue, urls)
 
 
-def entries_of(block: _Block, ref: Reference, keys: set[str]) -> list[PubParts]:
+def entries_of(block: PubBlock, ref: Reference, keys: set[str]) -> list[PubParts]:
     """Split a block into publications by the order of title, author and venue lines."""
     out: list[PubParts] = []
     cur = PubParts()
@@ -253,7 +260,7 @@ def _title(text: str) -> str:
     return text.rstrip(".").strip()
 
 
-def finish(parts: PubParts, block: _Block, ref: Reference, legend: str,
+def finish(parts: PubParts, block: PubBlock, ref: Reference, legend: str,
            urls: dict[str, str]) -> tuple[dict[str, Any] | None, Item]:
     """The YAML mapping of one publication, or None with the reason when kg build could not take it."""
     item = Item(None, list(parts.lines))

@@ -12,7 +12,7 @@ from .names import person_keys
 from .positions import Page, education, experience, merge_prose_degrees
 from .profile import add_link, add_person, find_person, header_line
 from .prose import PROFILE_LINKS, is_sentence
-from .pubs import parse_publications
+from .publications import read_publications
 from .records import Draft, Item, Line
 from .sections import (
     ABOUT,
@@ -101,7 +101,7 @@ def parse_lines(lines: list[Line], ref: Reference, given: str | None, source: Pa
                 (education if section.kind == EDUCATION else experience)(page, block)
                 page.used.update(line.index for line in block.lines)
         elif section.kind == PUBLICATIONS or (section.kind == OTHER and _citations(page, section)):
-            written, left_out, prose, used = parse_publications(section.lines, ref, page.keys, section.legend)
+            written, left_out, prose, used = read_publications(section.lines, ref, page.keys, section.legend)
             if section.heading is not None:
                 page.used.add(section.heading.index)
             page.draft.lists.setdefault("publications", []).extend(written)
@@ -129,7 +129,7 @@ def _citations(page: Page, section: Section) -> bool:
     at least two entries, four in five of them complete citations (title, authors and year)."""
     if section.heading is None or section.title.lower() in KEYWORDS[OTHER]:
         return False
-    written, left_out, _, _ = parse_publications(section.lines, page.ref, page.keys, section.legend)
+    written, left_out, _, _ = read_publications(section.lines, page.ref, page.keys, section.legend)
     return len(written) >= 2 and len(written) >= 0.8 * (len(written) + len(left_out))
 
 

@@ -1,0 +1,138 @@
+"""Score `kg import` drafts against the real-world corpus's `<stem>.facts.yaml` annotations.
+
+A publication's fields are compared as the page writes them: the title (case, spacing and punctuation
+aside), the authors in order with their marks (`*`, `†`, ...; "Last, First" read as "First Last"), the
+venue as written without its year (or the same venue id in data/venues.yaml), and the year. A
+publication counts as a whole only when all four match. Positions compare role, organisation, start and
+end; degrees compare the degree's level, the institution, start and end. Organisations and venues match
+by normalised name or by the id data/ resolves them to.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import Counter
+from collections.abc import Hashable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from kg.importers.entries import degree_parts  # noqa: E402
+from kg.importers.venues import Reference  # noqa: E402
+from kg.resolve import normalize_name  # noqa: E402
+from kg.sources import parse_yaml  # noqa: E402
+
+FACT_FIELDS = ["title", "authors in order", "venue", "year", "publication (all four)", "positions", "degrees"]
+MARKS = "*†‡#§✉"
+_YEARS = re.compile(r"['’]\d{2}\b|\b(?:19|20)\d\d\b")
+
+
+def author_key(written: str) -> tuple[str, str]:
+    """(normalised name, its marks) of an author as written; 'Last, First' is read as 'First Last'."""
+    marks = "".join(sorted(ch for ch in written if ch in MARKS))
+    name = "".join(ch for ch in written if ch not in MARKS)
+    name = re.sub(r"\((?:co-first author|equal contribution)\)", "", name, flags=re.I).strip()
+    if name.count(",") == 1:
+        family, given = (p.strip() for p in name.split(","))
+        name = f"{given} {family}"
+    return normalize_name(name), marks
+
+
+@dataclass
+class Matcher:
+    """Normalises venues, organisations and degrees through the reference data."""
+
+    ref: Reference
+
+    def venue(self, text: str | None) -> str:
+        """A venue's comparison key: its id when data/ knows it, else its normalised name without years."""
+        if not text:
+            return ""
+        found = self.ref.venue(text).id
+        return f"id:{found}" if found else normalize_name(_YEARS.sub(" ", text))
+
+    def org(self, text: str | None) -> str:
+        """An organisation's comparison key: its id when data/ knows it, else its normalised name."""
+        if not text:
+            return ""
+        found = self.ref.org(text)
+        return f"id:{found}" if found else normalize_name(text)
+
+    def degree(self, text: str | None) -> str:
+        """A degree's level ('Ph.D.' from 'Doctor of Philosophy in ...')."""
+        return normalize_name(degree_parts(text)[0]) if text else ""
+
+
+def _year(value: Any) -> Any:
+    """A start/end value as compared: a year, 'present' or None."""
+    if value is None or value == "":
+        return None
+    text = str(value).strip().lower()
+    if text in ("present", "now", "current", "today"):
+        return "present"
+    found = re.search(r"(?:19|20)\d\d", text)
+    return int(found.group(0)) if found else text
+
+
+def _pub_keys(matcher: Matcher, title: str, authors: list[str], venue: str | None, year: Any
+              ) -> dict[str, Hashable]:
+    """One publication's comparable values, each keyed by its title."""
+    t = normalize_name(title)
+    a = tuple(author_key(x) for x in authors)
+    v = matcher.venue(venue)
+    y = _year(year)
+    return {"title": t, "authors in order": (t, a), "venue": (t, v), "year": (t, y),
+            "publication (all four)": (t, a, v, y)}
+
+
+def expected_facts(facts: dict[str, Any], matcher: Matcher) -> dict[str, Counter[Hashable]]:
+    """The multisets of facts an annotation states."""
+    out: dict[str, Counter[Hashable]] = {f: Counter() for f in FACT_FIELDS}
+    for pub in facts.get("publications") or []:
+        for f, value in _pub_keys(matcher, str(pub["title"]), [str(a) for a in pub.get("authors") or []],
+                                  pub.get("venue"), pub.get("year")).items():
+            out[f][value] += 1
+    for pos in facts.get("positions") or []:
+        out["positions"][(normalize_name(str(pos.get("role") or "")), matcher.org(pos.get("organization")),
+                          _year(pos.get("start")), _year(pos.get("end")))] += 1
+    for deg in facts.get("degrees") or []:
+        out["degrees"][(matcher.degree(deg.get("degree")), matcher.org(deg.get("institution")),
+                        _year(deg.get("start")), _year(deg.get("end")))] += 1
+    return out
+
+
+def _author_text(author: Any) -> str:
+    """An author entry of a draft as written (a pinned `{name: ..., same_as: ...}` gives its name)."""
+    return str(author.get("name", "")) if isinstance(author, dict) else str(author)
+
+
+def draft_facts(draft: dict[str, Any], matcher: Matcher) -> dict[str, Counter[Hashable]]:
+    """The multisets of facts a draft profile (its YAML mapping) gives."""
+    out: dict[str, Counter[Hashable]] = {f: Counter() for f in FACT_FIELDS}
+    for pub in draft.get("publications") or []:
+        venue = pub.get("venue_as_written") or pub.get("venue")
+        keys = _pub_keys(matcher, str(pub.get("title") or ""), [_author_text(a) for a in pub.get("authors") or []],
+                         venue, pub.get("year"))
+        if pub.get("venue") and not pub.get("venue_as_written"):
+            keys["venue"] = (keys["title"], f"id:{pub['venue']}")
+        for f, value in keys.items():
+            out[f][value] += 1
+    for exp in draft.get("experience") or []:
+        orgs = exp.get("organizations") or [None]
+        end = "present" if exp.get("current") else exp.get("end")
+        out["positions"][(normalize_name(str(exp.get("role") or "")), matcher.org(orgs[0]), _year(exp.get("start")),
+                          _year(end))] += 1
+    for edu in draft.get("education") or []:
+        out["degrees"][(matcher.degree(edu.get("degree")), matcher.org(edu.get("institution")),
+                        _year(edu.get("start")), _year(edu.get("end")))] += 1
+    return out
+
+
+def read_facts(path: Path) -> dict[str, Any]:
+    """An annotation file's mapping."""
+    data = parse_yaml(path.read_text(encoding="utf-8"), path).data
+    return data if isinstance(data, dict) else {}

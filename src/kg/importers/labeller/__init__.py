@@ -1,0 +1,53 @@
+"""A trained line labeller for publication lists: a CRF over layout and lexical features of each line.
+
+Each non-blank line of a list gets one label: a field (`title`, `authors`, `venue`, `citation` for a
+whole one-line citation, `links`, `award`, `note`) with `B-` when it starts a publication or `I-` when it
+continues one, or `heading` (a year or group heading) or `other` (prose, a legend, a news item, a
+description). The model ships with the package (`lines.crfsuite`); scripts/train_line_model.py makes it
+from synthetic renderings and the development pages.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from ..records import Line
+from ..venues import Reference
+from .features import Features, sequence_features
+
+MODEL = Path(__file__).with_name("lines.crfsuite")
+FIELDS = ("title", "authors", "venue", "citation", "links", "award", "note")
+LABELS = tuple(f"{p}-{f}" for f in FIELDS for p in "BI") + ("heading", "other")
+
+__all__ = ["FIELDS", "LABELS", "MODEL", "label_lines", "tag"]
+
+
+@lru_cache(maxsize=1)
+def _tagger(path: Path) -> object | None:
+    """The CRF tagger of a model file, or None when the file is missing."""
+    if not path.exists():
+        return None
+    import pycrfsuite
+
+    tagger = pycrfsuite.Tagger()
+    tagger.open(str(path))
+    return tagger
+
+
+def tag(features: list[Features], model: Path = MODEL) -> list[str] | None:
+    """The most likely label sequence for a list's features, or None when no model is installed."""
+    tagger = _tagger(model)
+    if tagger is None or not features:
+        return [] if tagger is not None else None
+    return list(tagger.tag(features))  # type: ignore[attr-defined]
+
+
+def label_lines(lines: list[Line], ref: Reference, keys: set[str], model: Path = MODEL
+                ) -> list[tuple[Line, str]] | None:
+    """Each non-blank line with its label, or None when no model is installed."""
+    kept, features = sequence_features(lines, ref, keys)
+    labels = tag(features, model)
+    if labels is None:
+        return None
+    return list(zip(kept, labels, strict=True))

@@ -1,0 +1,49 @@
+"""A publication list read two ways, by the line labeller and by the layout rules, keeping the better reading."""
+
+from __future__ import annotations
+
+import re
+
+from .labeller import label_lines
+from .labeller.assemble import block_of, records_of
+from .pubs import finish, is_legend, parse_publications
+from .records import Item, Line
+from .venues import Reference
+
+Reading = tuple[list[Item], list[Item], list[Line], set[int]]
+
+
+def labelled_reading(lines: list[Line], ref: Reference, keys: set[str], legend: str) -> Reading | None:
+    """Publications written, entries left out, prose lines and lines used, as the line labeller reads the list."""
+    labelled = label_lines(lines, ref, keys)
+    if labelled is None:
+        return None
+    records, other, used = records_of(labelled, ref, keys)
+    legends = [line for line in other if is_legend(line.text) or re.search(r"[*†‡]\s*(?:=|:|denotes|indicates)",
+                                                                          line.text)]
+    legend = " ".join([legend] + [line.text for line in legends])
+    used.update(line.index for line in legends)
+    written: list[Item] = []
+    left_out: list[Item] = []
+    for record in records:
+        urls = {label.lower().strip("[] "): href for line in record.lines for label, href in line.links
+                if href.startswith(("http://", "https://"))}
+        pub, item = finish(record.parts, block_of(record), ref, legend, urls)
+        (written if pub else left_out).append(item)
+        used.update(line.index for line in record.lines)
+    prose = [line for line in other if line not in legends]
+    return written, left_out, prose, used
+
+
+def _score(reading: Reading) -> tuple[int, int]:
+    """How good a reading is: more publications written, then fewer entries left out."""
+    return len(reading[0]), -len(reading[1])
+
+
+def read_publications(lines: list[Line], ref: Reference, keys: set[str], legend: str) -> Reading:
+    """The better of the two readings of a publication list; the rules win a tie."""
+    rules = parse_publications(lines, ref, keys, legend)
+    model = labelled_reading(lines, ref, keys, legend)
+    if model is None or _score(model) <= _score(rules):
+        return rules
+    return model

@@ -29,6 +29,9 @@ from kg.sources import parse_yaml  # noqa: E402
 FACT_FIELDS = ["title", "authors in order", "venue", "year", "publication (all four)", "positions", "degrees"]
 MARKS = "*†‡#§✉"
 _YEARS = re.compile(r"['’]\d{2}\b|\b(?:19|20)\d\d\b")
+_CITATION_WORDS = re.compile(r"^(?:(?:in|in:|proc|proceedings|of|the|to appear|appear|accepted|at|by|published|"
+                             r"\d+(?:st|nd|rd|th))\s+)+")
+_TAIL_NUMBERS = re.compile(r"(?:\s+(?:vol|no|pp|p|early access|volume|issue|article|\d+))+$")
 
 
 def author_key(written: str) -> tuple[str, str]:
@@ -53,7 +56,17 @@ class Matcher:
         if not text:
             return ""
         found = self.ref.venue(text).id
-        return f"id:{found}" if found else normalize_name(_YEARS.sub(" ", text))
+        if found:
+            return f"id:{found}"
+        key = normalize_name(_YEARS.sub(" ", text))
+        return _TAIL_NUMBERS.sub("", _CITATION_WORDS.sub("", key)).strip()
+
+    def same_venue(self, written: str, expected: str) -> bool:
+        """Whether a draft's venue key names the annotated one: equal, or one the other's leading words."""
+        if written == expected:
+            return True
+        short, long_ = sorted((written, expected), key=len)
+        return len(short.split()) >= 2 and not short.startswith("id:") and long_.startswith(short + " ")
 
     def org(self, text: str | None) -> str:
         """An organisation's comparison key: its id when data/ knows it, else its normalised name."""
@@ -110,15 +123,23 @@ def _author_text(author: Any) -> str:
     return str(author.get("name", "")) if isinstance(author, dict) else str(author)
 
 
-def draft_facts(draft: dict[str, Any], matcher: Matcher) -> dict[str, Counter[Hashable]]:
-    """The multisets of facts a draft profile (its YAML mapping) gives."""
+def draft_facts(draft: dict[str, Any], matcher: Matcher, expected: dict[str, Counter[Hashable]] | None = None
+                ) -> dict[str, Counter[Hashable]]:
+    """The multisets of facts a draft profile (its YAML mapping) gives; a venue that names the annotated
+    venue of the same title (`Matcher.same_venue`) takes the annotation's key."""
     out: dict[str, Counter[Hashable]] = {f: Counter() for f in FACT_FIELDS}
+    venues = {key[0]: key[1] for key in (expected or {}).get("venue", Counter())}
     for pub in draft.get("publications") or []:
         venue = pub.get("venue_as_written") or pub.get("venue")
         keys = _pub_keys(matcher, str(pub.get("title") or ""), [_author_text(a) for a in pub.get("authors") or []],
                          venue, pub.get("year"))
         if pub.get("venue") and not pub.get("venue_as_written"):
             keys["venue"] = (keys["title"], f"id:{pub['venue']}")
+        title, venue_key = keys["venue"]  # type: ignore[misc]
+        if title in venues and matcher.same_venue(venue_key, venues[title]):
+            keys["venue"] = (title, venues[title])
+            keys["publication (all four)"] = (title, *keys["authors in order"][1:], venues[title],  # type: ignore
+                                              keys["year"][1])  # type: ignore[index]
         for f, value in keys.items():
             out[f][value] += 1
     for exp in draft.get("experience") or []:

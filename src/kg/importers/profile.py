@@ -10,6 +10,7 @@ from ..errors import Location, SourceError
 from ..resolve import normalize_name
 from .contact import read_contact
 from .entries import ROLE_WORDS, Piece, pieces
+from .frequent_author import frequent_author
 from .names import is_name, script_lang, strip_honorific, title_case
 from .prose import EMAIL, find_metrics, is_sentence
 from .records import Draft, Item, Line
@@ -44,6 +45,7 @@ class Person:
     other_lang: str | None = None
     other_line: Line | None = None
     capitals: bool = False
+    guessed: str | None = None
 
 
 def name_line(text: str) -> tuple[str, str | None, bool] | None:
@@ -105,6 +107,9 @@ def find_person(lines: list[Line], given: str | None, source: Path) -> Person:
                 person = Person(parsed[0], line, parsed[1], script_lang(parsed[1]) if parsed[1] else None,
                                 line if parsed[1] else None, parsed[2])
                 break
+        guess = frequent_author(lines) if person is None else None
+        if guess is not None:
+            person = Person(guess[0], None, guessed=guess[2])
         if person is None:
             raise SourceError(Location(source, content[0].no if content else None),
                               "no recognisable person: no line near the top reads as a name; "
@@ -132,6 +137,8 @@ def add_person(draft: Draft, person: Person, given: str | None) -> set[int]:
         review = "written in capitals on the page; check the capitalisation"
     if given and person.line is None:
         review = "from --name; the page does not show this name"
+    if person.guessed:
+        review = person.guessed
     draft.set("name", person.name, lines, review)
     tokens = person.name.split()
     middle = len(tokens) == 3 and re.fullmatch(r"[A-Z]\.", tokens[1]) is not None

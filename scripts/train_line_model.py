@@ -3,8 +3,8 @@
     python scripts/train_line_model.py [--pages 1500] [--seed 7] [--out PATH]
 
 Training data: synthetic publication lists (scripts/line_synth.py) and the labelled lines of the
-real-world development pages (tests/data/import_realworld/dev/*.lines.tsv, when present). Held-out pages
-are never read. Deterministic for a given seed and data; takes a few minutes on two cores.
+real-world development pages (tests/data/import_realworld/dev/, their lines labelled from their facts.yaml
+by scripts/line_align.py). Held-out pages are never read. Deterministic for a given seed and data; takes a few minutes on two cores.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import pycrfsuite  # noqa: E402
+from line_align import labelled_sections  # noqa: E402
 from line_synth import Labelled, pages  # noqa: E402
 
 from kg.importers.labeller import MODEL  # noqa: E402
@@ -37,15 +38,9 @@ def as_lines(rows: Labelled) -> tuple[list[Line], list[str]]:
 
 
 def dev_pages() -> list[Labelled]:
-    """Labelled lines of the development pages: `<stem>.lines.tsv`, one 'label<TAB>text' per line."""
-    out = []
-    for path in sorted(DEV.glob("*.lines.tsv")):
-        rows: Labelled = []
-        for raw in path.read_text(encoding="utf-8").splitlines():
-            label, _, text = raw.partition("\t")
-            rows.append((text, label if text.strip() else ""))
-        out.append(rows)
-    return out
+    """Labelled publication sections of the development pages, text and HTML renderings."""
+    return [rows for path in sorted(DEV.glob("*.txt")) + sorted(DEV.glob("*.html"))
+            for rows in labelled_sections(path)]
 
 
 def train(count: int, seed: int, out: Path, dev_weight: int) -> None:

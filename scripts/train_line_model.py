@@ -4,7 +4,8 @@
 
 Training data: synthetic publication lists (scripts/line_synth.py) and the labelled lines of the
 real-world development pages (tests/data/import_realworld/dev/, their lines labelled from their facts.yaml
-by scripts/line_align.py). Held-out pages are never read. Deterministic for a given seed and data; takes a few minutes on two cores.
+by scripts/line_align.py). Held-out pages are never read. Deterministic for a given seed and data;
+takes a few minutes on two cores.
 """
 
 from __future__ import annotations

@@ -18,9 +18,9 @@ _LINK = "|".join(re.escape(w) for w in sorted(LINK_WORDS, key=len, reverse=True)
 _EMOJI = r"[\U0001F300-\U0001FAFF\u2600-\u27BF\u2B50\u2B06\u2197]\uFE0F?"
 BRACKETED = re.compile(rf"\[\s*({_LINK})\s*\]", re.I)
 EMOJI_LINK = re.compile(rf"{_EMOJI}\s*({_LINK})\b", re.I)
-_LINK_WORD = re.compile(rf"(?<!\w)({_LINK})(?:\s*\((?:coming soon|soon|tbd)\))?(?!\w)", re.I)
-_LINK_RUN = re.compile(rf"(?:(?:{_LINK})(?:\s*\((?:coming soon|soon|tbd)\))?\s+)+(?:{_LINK})(?:\s*\((?:coming soon|soon|"
-                       rf"tbd)\))?", re.I)
+_SOON = r"(?:\s*\((?:coming soon|soon|tbd)\))?"
+_LINK_WORD = re.compile(rf"(?<!\w)({_LINK}){_SOON}(?!\w)", re.I)
+_LINK_RUN = re.compile(rf"(?:(?:{_LINK}){_SOON}\s+)+(?:{_LINK}){_SOON}", re.I)
 _SEP = re.compile(r"\s*(?:[|·•/,]|\s{2,})\s*")
 AWARD = re.compile(r"(?:🏆\s*)?(?:[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]+\s*)?"  # a CJK name of the award
                    r"\b((?:(?:[A-Z]{2,}|ACM|IEEE|USENIX)\s+)?(?:Best|Distinguished|Outstanding)\s+"

@@ -36,6 +36,8 @@ _TAIL_NUMBERS = re.compile(r"(?:\s+(?:vol|no|pp|p|early access|volume|issue|arti
 
 def author_key(written: str) -> tuple[str, str]:
     """(normalised name, its marks) of an author as written; 'Last, First' is read as 'First Last'."""
+    if re.fullmatch(r"\s*(?:et al\.?|\.\.\.|…|and others)\s*", written, re.I):
+        return "...", ""
     marks = "".join(sorted(ch for ch in written if ch in MARKS))
     name = "".join(ch for ch in written if ch not in MARKS)
     name = re.sub(r"\((?:co-first author|equal contribution)\)", "", name, flags=re.I).strip()

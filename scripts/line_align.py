@@ -84,16 +84,16 @@ def align(lines: list[Line], pubs: list[dict]) -> Labelled:
             out.append(("", ""))
             continue
         label = "other"
-        for j in [current, *range(current + 1, min(len(pubs), current + 4))]:
-            if j < 0:
-                continue
-            kind = _kind(text, pubs[j], keys[j])
-            if kind is None:
-                continue
-            if j == current and kind in filled and kind != "authors":
-                continue
-            if j != current and kind not in ("title", "citation", "venue"):
-                continue
+        window = [j for j in [current, *range(current + 1, min(len(pubs), current + 4))] if j >= 0]
+        kinds = {j: _kind(text, pubs[j], keys[j]) for j in window}
+        titled = [j for j in window if kinds[j] in ("title", "citation") and
+                  not (j == current and kinds[j] in filled)]
+        chosen = titled[0] if titled else next((j for j in window if kinds[j] is not None and (
+            j == current and (kinds[j] not in filled or kinds[j] == "authors") or
+            j != current and kinds[j] == "venue")), None)
+        for j in [chosen] if chosen is not None else []:
+            kind = kinds[j]
+            assert kind is not None
             start = j != current
             if start:
                 current, filled = j, set()

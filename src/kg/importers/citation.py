@@ -29,6 +29,7 @@ AWARD = re.compile(r"(?:🏆\s*)?(?:[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]+\s
 NOTE = re.compile(r"^(?:(?:Long|Short|Full|Contributed)\s+)?(?:Oral|Spotlight|Poster|Highlight)(?:\s+presentation)?"
                   r"(?:\s*\([^)]*\))?$|^Oral presentation$|^Invited (?:paper|talk)$|^Acceptance rate[^)]*$", re.I)
 _VENUE_FIRST = re.compile(r"^[\[(]\s*([A-Za-z][\w&/ .-]{1,30}?\s*(?:['’]\s?\d{2}|\d{4}))\s*[\])][\s|·]*(?=\S)")
+_DOC_TYPE = re.compile(r"\s*\[(?:J|C|M|D|A|R|P|S|N|Z|EB/OL|J/OL|C/OL|DB/OL)\]\s*[.,]?\s*")  # GB/T 7714 type codes
 _QUOTED = re.compile(r"[“\"](.+?)[,.]?[”\"]")
 _APA = re.compile(r"^(?P<authors>.+?)\s*\((?P<year>(?:19|20)\d\d)[a-z]?\)\.?\s*(?P<rest>.+)$")
 _NO_SPLIT = (r"(?:\b[A-Z]|\bProc|\bConf|\bInt|\bIntl|\bVol|\bNo|\bpp|\bvs|\bet|\bSymp|\bTrans|\bJ|\bSt|"
@@ -155,6 +156,11 @@ def segments(text: str) -> list[str]:
 
 def parse_citation(text: str, ref: Reference, keys: set[str]) -> PubParts | None:
     """A one-line citation in any common order: authors, title and venue ('A, B. Title. NSDI 2024.')."""
+    text = _DOC_TYPE.sub(". ", text).replace(". . ", ". ")
+    spaced = [p.strip() for p in text.split(" , ")]
+    if len(spaced) >= 3 and split_authors(spaced[0]):
+        return PubParts(title=spaced[1].rstrip("."), authors=split_authors(spaced[0]),
+                        venue=", ".join(spaced[2:]).strip(" .") or None)
     parts = PubParts()
     quoted = _QUOTED.search(text)
     before = text[: quoted.start()].strip().rstrip(",") if quoted else ""

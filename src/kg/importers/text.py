@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ..resolve import normalize_name
 from .entries import ROLE_WORDS, split_blocks, strip_bullet
 from .markup import without_cjk_lead
 from .names import person_keys
@@ -114,6 +115,7 @@ def parse_lines(lines: list[Line], ref: Reference, given: str | None, source: Pa
                     page.used.discard(line.index)
         elif section.kind in (INTERESTS, PROJECTS):
             _list_section(page, section.lines, "research_areas" if section.kind == INTERESTS else "projects")
+    _merge_repeated_publications(page.draft)
     merge_prose_degrees(page)
     for line in (x for x in lines if x.nav):
         for label, href in line.links:
@@ -122,6 +124,19 @@ def parse_lines(lines: list[Line], ref: Reference, given: str | None, source: Pa
     _derive(page)
     _unparsed(page, starts)
     return page.draft
+
+
+def _merge_repeated_publications(draft: Draft) -> None:
+    """One entry per title: a page that lists a paper twice (by year and again by topic) keeps the first."""
+    kept: dict[str, Item] = {}
+    for item in draft.items("publications"):
+        key = normalize_name(str(item.value.get("title") or ""))
+        if key in kept:
+            kept[key].lines += item.lines
+            kept[key].notes.append(f"listed again at {item.span()}")
+        else:
+            kept[key] = item
+    draft.lists["publications"] = list(kept.values())
 
 
 def _citations(page: Page, section: Section) -> bool:

@@ -27,6 +27,8 @@ from kg.importers.sections import PUBLICATIONS, split_sections  # noqa: E402
 from kg.resolve import normalize_name  # noqa: E402
 
 Labelled = list[tuple[str, str]]
+_DATE_ONLY = re.compile(r"(?:(?:published|date|year)\s*:?\s*)?(?:\w{3,9}\.?\s+)?(?:\d{1,2},?\s+)?(?:19|20)\d\d"
+                        r"(?:[./-]\d{1,2})?\.?", re.I)
 _YEARS = re.compile(r"['’]\d{2}\b|\b(?:19|20)\d\d\b")
 
 
@@ -54,6 +56,8 @@ def _kind(text: str, pub: dict, title_key: str) -> str | None:
         return "title"
     if families and named >= max(1, 0.6 * len(families)) and not has_title:
         return "authors"
+    if _DATE_ONLY.fullmatch(text.strip()) and pub.get("year") and str(pub["year"]) in text:
+        return "venue"
     venue = normalize_name(_YEARS.sub(" ", str(pub.get("venue") or "")))
     if venue and venue in normalize_name(_YEARS.sub(" ", text)) and not has_title:
         return "venue"

@@ -22,6 +22,8 @@ from ..pubs import YEAR_HEADING, PubBlock, heading_status
 from ..records import Line
 from ..venues import Reference
 
+DATE_ONLY = re.compile(r"(?:(?:published|date|year)\s*:?\s*)?(?:[A-Za-z]{3,9}\.?\s+)?(?:\d{1,2},?\s+)?(?:19|20)\d\d"
+                       r"(?:[./-]\d{1,2})?\.?", re.I)
 _TAIL_LABEL = re.compile(r"\s*[(\[]\s*([A-Z][\w&/.-]*\s*(?:['’]\s?\d{2}|\d{4}))\b[^()\[\]]*[)\]]\s*\.?$")
 _GLUED = re.compile(r"^(?P<short>[A-Z][\w&/.-]{1,14}(?:\s[A-Z][\w&-]{1,10})?\s?(?:['’]\s?\d{2}|(?:19|20)\d\d))"
                     r"(?P<long>[A-Z][a-z].*)$")
@@ -84,6 +86,8 @@ def _add(record: Record, kind: str, line: Line, ref: Reference, keys: set[str]) 
     elif kind == "authors" and body:
         found = split_authors(body) or [body]
         parts.authors = (parts.authors or []) + found
+    elif kind == "venue" and body and DATE_ONLY.fullmatch(body):
+        parts.year = parts.year or last_year(body)
     elif kind == "venue" and body:
         record.venue_texts.append(unglued_venue(body))
     elif kind == "note" and body:

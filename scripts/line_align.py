@@ -87,6 +87,9 @@ def align(lines: list[Line], pubs: list[dict]) -> Labelled:
         if not text:
             out.append(("", ""))
             continue
+        if YEAR_HEADING.match(text):
+            out.append((text, "heading"))
+            continue
         label = "other"
         window = [j for j in [current, *range(current + 1, min(len(pubs), current + 4))] if j >= 0]
         kinds = {j: _kind(text, pubs[j], keys[j]) for j in window}

@@ -1,7 +1,8 @@
 """Score `kg import` drafts against the real-world corpus's `<stem>.facts.yaml` annotations.
 
 A publication's fields are compared as the page writes them: the title (case, spacing and punctuation
-aside), the authors in order with their marks (`*`, `†`, ...; "Last, First" read as "First Last"), the
+aside), the authors in order with their marks (`*`, `†`, ...; "Last, First" read as "First Last"; an
+elision such as "et al." or "others" is left out on both sides, as annotators differ on keeping it), the
 venue as written without its year (or the same venue id in data/venues.yaml), and the year. A
 publication counts as a whole only when all four match. Positions compare role, organisation, start and
 end; degrees compare the degree's level, the institution, start and end. Organisations and venues match
@@ -36,7 +37,7 @@ _TAIL_NUMBERS = re.compile(r"(?:\s+(?:vol|no|pp|p|early access|volume|issue|arti
 
 def author_key(written: str) -> tuple[str, str]:
     """(normalised name, its marks) of an author as written; 'Last, First' is read as 'First Last'."""
-    if re.fullmatch(r"\s*(?:et al\.?|\.\.\.|…|and others)\s*", written, re.I):
+    if re.fullmatch(r"\s*(?:et al\.?|\.\.\.|…|(?:and )?others)\s*", written, re.I):
         return "...", ""
     marks = "".join(sorted(ch for ch in written if ch in MARKS))
     name = "".join(ch for ch in written if ch not in MARKS)
@@ -97,7 +98,7 @@ def _pub_keys(matcher: Matcher, title: str, authors: list[str], venue: str | Non
               ) -> dict[str, Hashable]:
     """One publication's comparable values, each keyed by its title."""
     t = normalize_name(title)
-    a = tuple(author_key(x) for x in authors)
+    a = tuple(key for key in (author_key(x) for x in authors) if key[0] != "...")
     v = matcher.venue(venue)
     y = _year(year)
     return {"title": t, "authors in order": (t, a), "venue": (t, v), "year": (t, y),

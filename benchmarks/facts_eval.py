@@ -30,6 +30,9 @@ from kg.sources import parse_yaml  # noqa: E402
 FACT_FIELDS = ["title", "authors in order", "venue", "year", "publication (all four)", "positions", "degrees"]
 MARKS = "*†‡#§✉"
 _YEARS = re.compile(r"['’]\d{2}\b|\b(?:19|20)\d\d\b")
+_LEVELS = (("doctor", r"ph\.?d|dphil|doctor|doctorate|博士"), ("master", r"m\.?s\.?c?|m\.?a|m\.?eng|m\.?tech|mphil|"
+                                                                       r"master|msc|mba|diplom\w*|硕士"),
+           ("bachelor", r"b\.?s\.?c?|b\.?a|b\.?e(?:ng)?|b\.?tech|s\.?b|bachelor|licen\w*|学士"))
 _CITATION_WORDS = re.compile(r"^(?:(?:in|in:|proc|proceedings|of|the|to appear|appear|accepted|at|by|published|"
                              r"\d+(?:st|nd|rd|th))\s+)+")
 _TAIL_NUMBERS = re.compile(r"(?:\s+(?:vol|no|pp|p|early access|volume|issue|article|\d+))+$")
@@ -79,8 +82,24 @@ class Matcher:
         return f"id:{found}" if found else normalize_name(text)
 
     def degree(self, text: str | None) -> str:
-        """A degree's level ('Ph.D.' from 'Doctor of Philosophy in ...')."""
-        return normalize_name(degree_parts(text)[0]) if text else ""
+        """A degree's level: doctor, master, bachelor, or the normalised short form of anything else."""
+        if not text:
+            return ""
+        short = normalize_name(degree_parts(text)[0]).replace(" ", "")
+        for level, pattern in _LEVELS:
+            if re.fullmatch(pattern, short) or re.search(pattern, normalize_name(text).replace(" ", "")):
+                return level
+        return short
+
+    def same_org(self, a: str, b: str) -> bool:
+        """Whether two organisation keys name the same place: equal, one the other's acronym in parentheses or
+        its leading or trailing words ('tsinghua university' in 'department of x tsinghua university')."""
+        if a == b:
+            return True
+        if not a or not b or a.startswith("id:") and b.startswith("id:"):
+            return False
+        short, long_ = sorted((a.removeprefix("id:"), b.removeprefix("id:")), key=len)
+        return len(short) >= 3 and (f" {short} " in f" {long_} ")
 
 
 def _year(value: Any) -> Any:
@@ -153,7 +172,31 @@ def draft_facts(draft: dict[str, Any], matcher: Matcher, expected: dict[str, Cou
     for edu in draft.get("education") or []:
         out["degrees"][(matcher.degree(edu.get("degree")), matcher.org(edu.get("institution")),
                         _year(edu.get("start")), _year(edu.get("end")))] += 1
+    if expected is not None:
+        for f in ("positions", "degrees"):
+            out[f] = soft_align(out[f], expected[f], matcher)
     return out
+
+
+def soft_align(actual: Counter[Hashable], expected: Counter[Hashable], matcher: Matcher) -> Counter[Hashable]:
+    """Positions or degrees of a draft with each one that matches an annotated entry (same role or level, same
+    organisation by `Matcher.same_org`, same start and end) written as that entry."""
+    free = Counter(expected)
+    out: Counter[Hashable] = Counter()
+    for key, n in actual.items():
+        for _ in range(n):
+            hit = next((e for e in free if free[e] > 0 and _same_entry(key, e, matcher)), None)
+            if hit is not None:
+                free[hit] -= 1
+            out[hit if hit is not None else key] += 1
+    return out
+
+
+def _same_entry(a: Hashable, b: Hashable, matcher: Matcher) -> bool:
+    """Whether a draft's (role or level, organisation, start, end) names an annotated one."""
+    assert isinstance(a, tuple) and isinstance(b, tuple)
+    return (a[0] == b[0] or bool(a[0]) and bool(b[0]) and matcher.same_org(a[0], b[0])) and \
+        matcher.same_org(a[1], b[1]) and a[2:] == b[2:]
 
 
 def read_facts(path: Path) -> dict[str, Any]:

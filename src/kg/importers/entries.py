@@ -103,7 +103,10 @@ def split_blocks(lines: list[Line], ref: Reference, education: bool) -> list[Blo
                     context = current.context
             elif not deeper and any(x.indent > first.indent for x in current.lines):
                 start_new = True
-            elif blank and not deeper and (current.span is not None or span is not None):
+            elif blank and not deeper and (current.span is not None or span is not None) and not (
+                    span is None and len(current.lines) == 1 and _org_only(text, ref) and
+                    not _names_org(current.lines[0].text, ref) and _kind_of_line(
+                        strip_bullet(current.lines[0].text), ref, education) == "head"):
                 start_new = True
             elif deeper and span is not None and dated is not None and dated is not first and \
                     line.indent == dated.indent:

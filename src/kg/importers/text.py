@@ -9,6 +9,7 @@ from typing import Any
 from ..resolve import normalize_name
 from .entries import ROLE_WORDS, split_blocks, strip_bullet
 from .markup import without_cjk_lead
+from .menu import mark_menu
 from .names import person_keys
 from .positions import Page, education, experience, merge_prose_degrees
 from .profile import add_link, add_person, find_person, header_line
@@ -75,6 +76,7 @@ def _list_section(page: Page, lines: list[Line], key: str) -> None:
 
 def parse_lines(lines: list[Line], ref: Reference, given: str | None, source: Path) -> Draft:
     """Read a page's lines into a draft profile."""
+    lines = mark_menu(lines)
     page = Page(lines, ref, source.name)
     person = find_person(lines, given, source)
     page.used |= add_person(page.draft, person, given)

@@ -115,6 +115,10 @@ def find_person(lines: list[Line], given: str | None, source: Path) -> Person:
                               "no recognisable person: no line near the top reads as a name; "
                               "pass --name \"Full Name\"")
     assert person is not None
+    if person.line is not None and person.line.nav:  # the site title in the menu bar; the page names them again
+        again = next((line for line in content if not line.nav and line.no > person.line.no and
+                      normalize_name(line.text) == normalize_name(person.line.text)), None)
+        person = replace(person, line=again) if again else person
     if person.other_lang == "zh" and any(re.search(r"[\u3040-\u30ff]", line.raw or line.text) for line in lines):
         person = replace(person, other_lang="ja")  # kanji only, on a page written in Japanese
     if person.other is None and person.line is not None:

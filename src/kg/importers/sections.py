@@ -108,7 +108,8 @@ def _pub_subheading(line: Line, kind: str) -> bool:
 def split_sections(lines: list[Line], skip: set[int], name_index: int = -1) -> list[Section]:
     """The header (lines before the first heading) and each section in page order; skip holds consumed indexes.
 
-    Headings of unknown sections above the name line (a site title) stay in the header.
+    Headings of unknown sections above the name line (a site title) or just under it (a role, an organisation)
+    stay in the header.
     """
     sections = [Section(HEADER, "", None)]
     content = [line for line in lines if line.text]
@@ -119,8 +120,9 @@ def split_sections(lines: list[Line], skip: set[int], name_index: int = -1) -> l
             continue
         pos = position[line.index]
         kind = None if line.index in skip or _metric_label(content, pos) else heading_kind(line)
-        if kind == OTHER and len(sections) == 1 and line.index < name_index:
-            kind = None
+        if kind == OTHER and len(sections) == 1 and (line.index < name_index or name_index in position and
+                                                     0 < pos - position[name_index] <= 3):
+            kind = None  # a site title above the name, or the role and organisation set as headings under it
         listing = sections[-1].kind in (INTERESTS, PROJECTS) and not any(x.text for x in sections[-1].lines)
         if kind is None and line.index not in skip and len(sections) > 1 and line.indent == 0 and not listing and \
                 _plain_heading(line, lines[i - 1] if i else None, lines[i + 1] if i + 1 < len(lines) else None):

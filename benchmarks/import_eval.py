@@ -26,6 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from facts_eval import FACT_FIELDS, Matcher, draft_facts, expected_facts, read_facts  # noqa: E402
 

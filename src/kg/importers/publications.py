@@ -36,8 +36,10 @@ def labelled_reading(lines: list[Line], ref: Reference, keys: set[str], legend: 
 
 
 def _score(reading: Reading) -> tuple[int, int]:
-    """How good a reading is: more publications written, then fewer entries left out."""
-    return len(reading[0]), -len(reading[1])
+    """How good a reading is: more publications written, then fewer entries left out; with none written, more
+    entries found (so that what could not be written is still shown as left out)."""
+    written, left_out = len(reading[0]), len(reading[1])
+    return (written, -left_out) if written else (0, left_out - 10**6)
 
 
 def read_publications(lines: list[Line], ref: Reference, keys: set[str], legend: str) -> Reading:

@@ -63,9 +63,9 @@ def train(count: int, seed: int, out: Path, dev_weight: int) -> None:
 def main() -> int:
     """Parse arguments and train."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--pages", type=int, default=1500)
+    parser.add_argument("--pages", type=int, default=800)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--dev-weight", type=int, default=3)
+    parser.add_argument("--dev-weight", type=int, default=8)
     parser.add_argument("--out", type=Path, default=MODEL)
     args = parser.parse_args()
     train(args.pages, args.seed, args.out, args.dev_weight)

@@ -71,10 +71,14 @@ def _add(record: Record, kind: str, line: Line, ref: Reference, keys: set[str]) 
     parts.lines.append(line.no)
     body = _body(line.text, record)
     if kind == "citation":
-        parsed = parse_citation(body, ref, keys)
-        if parsed is not None and parts.title is None:
-            parts.title, parts.authors, parts.year = parsed.title, parsed.authors, parsed.year
-            if parsed.venue:
+        parsed = parse_citation(re.sub(r"^(?:cite|citation|recommended citation)\s*:\s*", "", body, flags=re.I),
+                                ref, keys)
+        if parsed is not None:
+            if parts.title is None:
+                parts.title = parsed.title
+            parts.authors = parts.authors or parsed.authors
+            parts.year = parts.year or parsed.year
+            if parsed.venue and not record.venue_texts:
                 record.venue_texts.append(parsed.venue)
             return
         kind = "title" if parts.title is None else "venue"
@@ -89,7 +93,7 @@ def _add(record: Record, kind: str, line: Line, ref: Reference, keys: set[str]) 
     elif kind == "venue" and body and DATE_ONLY.fullmatch(body):
         parts.year = parts.year or last_year(body)
     elif kind == "venue" and body:
-        record.venue_texts.append(unglued_venue(body))
+        record.venue_texts.append(unglued_venue(re.sub(r"^published in\s*:?\s*", "", body, flags=re.I)))
     elif kind == "note" and body:
         parts.notes.append(body.strip(" ."))
 

@@ -57,6 +57,11 @@ def own_features(text: str, ref: Reference, keys: set[str]) -> Features:
     f["capital" + _bucket(int(capital * 10), (2, 5, 7, 9))] = 1.0
     f["commas" + _bucket(text.count(","), (0, 1, 3, 6))] = 1.0
     f["first=" + _shape(text)] = 1.0
+    tokens = [t.strip(".,;:()[]\"“”'") for t in words[:2]]
+    if tokens and tokens[0] and len(tokens[0]) <= 12 and not tokens[0].isdigit():
+        f["w0=" + tokens[0].lower()] = 1.0
+    if len(tokens) > 1 and tokens[1] and len(tokens[1]) <= 12 and not tokens[1].isdigit():
+        f["w1=" + tokens[1].lower()] = 1.0
     f["last=" + (text[-1:] if text[-1:] in ".,:;)]!?" else "w")] = 1.0
     flags = {
         "bullet": BULLET.match(text) is not None, "numbered": _NUMBERED.match(text) is not None,

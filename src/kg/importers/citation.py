@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from .dates import last_year
-from .names import is_author_line, split_authors
+from .names import is_author_line, is_name, split_authors
 from .venues import PREPRINT, VENUE_WORDS, Reference
 
 LINK_WORDS = ["project page", "paper", "pdf", "code", "slides", "video", "talk", "poster", "dataset", "data", "arxiv",
@@ -199,7 +199,7 @@ def parse_citation(text: str, ref: Reference, keys: set[str]) -> PubParts | None
         return parts
     segs = segments(text)
     if len(segs) < 2:
-        return None
+        return _comma_citation(text, ref)
     kinds = []
     for seg in segs:
         if parts.authors is None and is_author_line(seg, keys):
@@ -219,7 +219,26 @@ def parse_citation(text: str, ref: Reference, keys: set[str]) -> PubParts | None
         elif kinds[-1] == "title":
             kinds[-1] = "venue"
     if parts.authors is None or parts.title is None:
-        return None
+        return _comma_citation(text, ref)
     venue_segs = [s for s, k in zip(segs, kinds, strict=True) if k == "venue"]
     parts.venue = " ".join(venue_segs) or None
     return parts
+
+
+def _comma_citation(text: str, ref: Reference) -> PubParts | None:
+    """A citation whose parts are all separated by commas: 'A Author, B Author, Title of It, VENUE 2024'."""
+    segs = [s.strip() for s in re.split(r",\s+", text.strip().rstrip("."))]
+    names = 0
+    while names < len(segs) and is_name(re.sub(r"^and\s+", "", segs[names])):
+        names += 1
+    end = len(segs)
+    while end > names + 1 and (is_venue(segs[end - 1], ref) or re.fullmatch(r"(?:pp?\.\s*)?\d+(?:\s*[-–]\s*\d+)?",
+                                                                          segs[end - 1])):
+        end -= 1
+    if names == 0 or end == len(segs) or end <= names:
+        return None
+    authors = split_authors(", ".join(segs[:names]))
+    if not authors:
+        return None
+    venue = ", ".join(segs[end:])
+    return PubParts(title=", ".join(segs[names:end]), authors=authors, venue=venue, year=last_year(venue))

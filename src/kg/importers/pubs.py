@@ -34,7 +34,8 @@ _PUB_MODIFIERS = {"selected", "recent", "other", "refereed", "peer-reviewed", "p
                   "invited", "international", "national", "domestic", "full", "short", "long", "technical", "under",
                   "in", "working", "and", "&", "or", "first-author", "student", "archival", "non-archival",
                   "published", "accepted", "forthcoming", "main", "major", "journal", "papers", "of", "the", "to",
-                  "appear", "edited", "as", "co-author", "first", "author", "extended", "tutorial"}
+                  "appear", "edited", "as", "co-author", "first", "author", "extended", "tutorial", "featured", "key",
+                  "representative", "latest", "highlighted", "my", "all", "list", "complete", "notable", "research"}
 
 
 def is_subheading(text: str) -> bool:

@@ -193,8 +193,11 @@ def split_authors(text: str) -> list[str] | None:
     ['S. Lindqvist', 'M. Weber', 'L. Zhou']
     >>> split_authors("Li, Yong, Marcus Ellwood, …, and Wei Lin.")
     ['Yong Li', 'Marcus Ellwood', '...', 'Wei Lin']
+    >>> split_authors("Arsha Nagrani, Sachit Menon, Ahmet Iscen , and 9 more authors")
+    ['Arsha Nagrani', 'Sachit Menon', 'Ahmet Iscen', '...']
     """
     text = " ".join(text.replace("\u00a0", " ").split()).strip().rstrip(":").rstrip()
+    text = re.sub(r",?\s*(?:and\s+)?\d{1,4}\s+(?:more|other)\s+authors?\.?$", ", ...", text)  # al-folio's cut list
     if not text or re.search(r"\d{2}|https?:|[:!?“”\"]", text):
         return None
     if text.endswith(".") and not re.search(r"(?:^|[\s.])[A-Z]\.$", text) and not text.endswith("..."):

@@ -158,7 +158,8 @@ def _pairs(parts: list[str]) -> list[str] | None:
     if len(names) < 2 or len(names) % 2:
         return None
     for surname, given in zip(names[::2], names[1::2], strict=True):
-        if len(surname.split()) > 2 or not _INITIAL.match(split_marks(given)[0].replace(" ", "")):
+        if len([t for t in surname.split() if t.lower() not in PARTICLES]) > 2 or \
+                not _INITIAL.match(split_marks(given)[0].replace(" ", "")):
             return None
     out, i = [], 0
     while i < len(parts):

@@ -19,7 +19,7 @@ ROLE_WORDS = re.compile(r"\b(?:professor|lecturer|researcher|scientist|engineer|
                         r"specialist|programmer|advisor|reader|tutor|faculty|technician)\b", re.I)
 BULLET = re.compile(r"^(?:[-*•·▪◦‣–]|\d{1,3}[.)]|[A-Z]{1,2}\d{1,3}[.)]|\[[A-Za-z]{0,3}\s?\d{1,3}[a-z]?\]|"
                     r"\(\d{1,3}\))\s+")
-_STRONG = re.compile(r"\s+[|·•]\s+|\s+—\s+|\s+–\s+(?!\s*(?:present|now|\d))|\t|\s{2,}")
+_STRONG = re.compile(r"\s+[|·•]\s+|\s+—\s+|\s+–\s+(?!\s*(?:present|now|\d))|\t|\s{2,}|;\s+")
 _ADVISORS = re.compile(r"^(?P<label>(?:co-)?(?:advisors?|supervisors?|advised by|supervised by|mentors?|"
                        r"mentored by|hosted by|thesis advisors?|promotor)):?\s*(?P<names>.+)$", re.I)
 _NAME_GLUE = {"of", "and", "for", "the", "in", "at", "de", "des", "du", "di", "del", "für", "&", "y", "e", "und"}

@@ -7,13 +7,14 @@ from pathlib import Path
 from typing import Any
 
 from ..resolve import normalize_name
+from .dates import find_span
 from .entries import ROLE_WORDS, split_blocks, strip_bullet
 from .markup import without_cjk_lead
 from .menu import mark_menu
 from .names import person_keys
 from .positions import Page, education, experience, merge_prose_degrees
 from .profile import add_link, add_person, find_person, header_line
-from .prose import PROFILE_LINKS, is_sentence
+from .prose import DEGREE, PROFILE_LINKS, is_sentence
 from .publications import read_publications
 from .records import Draft, Item, Line
 from .sections import (
@@ -97,8 +98,14 @@ def parse_lines(lines: list[Line], ref: Reference, given: str | None, source: Pa
         unused = [line for line in section.lines if line.index not in page.used]
         if section.kind == HEADER:
             _header(page, content, name_index)
-        elif section.kind == ABOUT:
-            _paragraphs(page, section.lines, "about")
+        if section.kind in (ABOUT, OTHER):
+            for run in _timelines(content):
+                for block in split_blocks(run, ref, False):
+                    (education if DEGREE.match(strip_bullet(block.lines[0].text)) else experience)(page, block)
+                    page.used.update(line.index for line in block.lines)
+            unused = [line for line in section.lines if line.index not in page.used]
+        if section.kind == ABOUT:
+            _paragraphs(page, unused, "about")
         elif section.kind in (EXPERIENCE, EDUCATION):
             for block in split_blocks(unused, ref, section.kind == EDUCATION):
                 (education if section.kind == EDUCATION else experience)(page, block)
@@ -126,6 +133,22 @@ def parse_lines(lines: list[Line], ref: Reference, given: str | None, source: Pa
     _derive(page)
     _unparsed(page, starts)
     return page.draft
+
+
+def _timelines(content: list[Line]) -> list[list[Line]]:
+    """Runs of three or more consecutive short dated lines naming a degree or a role: a CV timeline written
+    outside an Experience or Education section ('S.B. in Physics; MIT 2013-2017', 'Research Intern; IBM 2022')."""
+    runs: list[list[Line]] = []
+    run: list[Line] = []
+    for line in content + [Line(-1, -1, "")]:
+        text = strip_bullet(line.text)
+        if text and len(text.split()) <= 20 and find_span(text) and (DEGREE.match(text) or ROLE_WORDS.search(text)):
+            run.append(line)
+            continue
+        if len(run) >= 3:
+            runs.append(run)
+        run = []
+    return runs
 
 
 def _merge_repeated_publications(draft: Draft) -> None:

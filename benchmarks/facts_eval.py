@@ -87,7 +87,12 @@ class Matcher:
             return ""
         short = normalize_name(degree_parts(text)[0]).replace(" ", "")
         for level, pattern in _LEVELS:
-            if re.fullmatch(pattern, short) or re.search(pattern, normalize_name(text).replace(" ", "")):
+            if re.fullmatch(pattern, short):
+                return level
+        words = normalize_name(text)
+        for level, pattern in _LEVELS:
+            if re.search(rf"(?:^|\s)(?:{pattern})(?:\s|$)", words) or re.search(rf"(?:^|\s)(?:{pattern})",
+                                                                             words.replace(" ", "")[:6]):
                 return level
         return short
 

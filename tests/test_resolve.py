@@ -60,7 +60,7 @@ def test_unknown_reference_names_the_field(tmp_path: Path) -> None:
         resolve(parse_corpus(read_data_dir(tmp_path)))
     (error,) = info.value.errors
     assert "experience[0].organizations[1]" in str(error) and "'nowhere'" in str(error)
-    assert error.location.line == 3
+    assert error.location.line == 4  # the line of the field itself
 
 
 def test_author_pinned_to_an_existing_profile(tmp_path: Path) -> None:

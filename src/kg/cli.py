@@ -82,7 +82,12 @@ def _build(config: Config, reasoner: str = "rules", timings: bool = False) -> No
     if len(shown) < len(graphs):
         rest = graphs[len(shown):]
         click.echo(f"  {sum(c for _, c in rest):>8}  … in {len(rest)} more graphs")
-    click.echo(f"violations: {len(result.report.errors)}, warnings: {len(result.report.warnings)}")
+    for warning in result.warnings:  # source data the build accepted but a curator should look at
+        click.echo(str(warning), err=True)
+    for violation in result.report.warnings:
+        click.echo(violation.text(), err=True)
+    click.echo(f"violations: {len(result.report.errors)}, "
+               f"warnings: {len(result.report.warnings) + len(result.warnings)}")
 
 
 @main.command()

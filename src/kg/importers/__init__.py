@@ -10,6 +10,8 @@ from ..iris import slugify
 from ..parsing import parse_profile
 from ..sources import parse_yaml
 from .detect import BIBTEX, HTML, detect_kind, read_input
+from .orgs import unknown_organizations
+from .owner import pin_owner
 from .records import Draft
 from .venues import Reference
 from .writer import data_of, render
@@ -19,12 +21,14 @@ __all__ = ["ImportResult", "import_file"]
 
 @dataclass(frozen=True)
 class ImportResult:
-    """An imported profile: the YAML text, the draft it came from, the input kind and a suggested profile id."""
+    """An imported profile: the YAML text, the draft it came from, the input kind, a suggested profile id and the
+    organisations it names that data/organizations.yaml does not know (name, and ', parent' when stated)."""
 
     yaml_text: str
     draft: Draft
     kind: str
     profile_id: str
+    unknown_organizations: tuple[str, ...] = ()
 
 
 def import_file(path: Path, name: str | None = None, data: Path = Path("data")) -> ImportResult:
@@ -46,12 +50,13 @@ def import_file(path: Path, name: str | None = None, data: Path = Path("data")) 
             raise SourceError(Location(path), "no visible text in the page; nothing to import")
         draft = parse_lines(lines, ref, name, path)
     profile_id = slugify(str(draft.value("name"))) or "imported"
+    pin_owner(draft, profile_id)  # the owner's name as written in its own author lists is the profile's person
     draft.header = [f"# Imported by `kg import` from {path.name} ({kind}). Values are as the page states them;",
                     "# '# review:' marks what to check, and notes at the end keep what was not imported.",
                     f"# Save as data/profiles/{profile_id}.yaml once reviewed."]
     yaml_text = render(draft)
     _check(yaml_text, draft, path, profile_id)
-    return ImportResult(yaml_text, draft, kind, profile_id)
+    return ImportResult(yaml_text, draft, kind, profile_id, tuple(unknown_organizations(draft, ref)))
 
 
 def _check(yaml_text: str, draft: Draft, path: Path, profile_id: str) -> None:

@@ -51,6 +51,13 @@ def _import(file: Path, output: Path | None, name: str | None, data: Path) -> No
     click.echo(f"imported {result.kind}: {len(result.draft.items('publications'))} publications, "
                f"{len(result.draft.items('experience'))} positions, {len(result.draft.items('education'))} "
                f"degrees; {reviews} to review; suggested file data/profiles/{result.profile_id}.yaml", err=True)
+    if result.unknown_organizations:
+        count = len(result.unknown_organizations)
+        click.echo(f"{count} organisation{'' if count == 1 else 's'} not in {data / 'organizations.yaml'} (kg build "
+                   "accepts them by name, with a warning; add them there to give them ids, aliases and parents):",
+                   err=True)
+        for line in result.unknown_organizations:
+            click.echo(f"  {line}", err=True)
 
 
 import_command = click.command(name="import", help=HELP)(

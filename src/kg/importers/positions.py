@@ -10,6 +10,7 @@ from typing import Any
 from ..resolve import normalize_name
 from .dates import Span
 from .entries import ROLE_WORDS, Block, Piece, advisors_of, block_pieces, context_pieces, degree_parts
+from .orgs import UNKNOWN_ORG
 from .profile import add_link
 from .prose import (
     EMAIL,
@@ -25,9 +26,6 @@ from .prose import (
 )
 from .records import Draft, Item, Line
 from .venues import Reference
-
-UNKNOWN_ORG = "unknown organisation '{}': add it to data/organizations.yaml (kg build rejects unknown " \
-              "organisation references)"
 
 
 class Page:

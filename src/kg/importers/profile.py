@@ -12,6 +12,7 @@ from .contact import read_contact
 from .entries import ROLE_WORDS, Piece, pieces
 from .frequent_author import frequent_author
 from .names import is_name, script_lang, strip_honorific, title_case
+from .orgs import SUBUNIT, UNKNOWN_ORG
 from .prose import EMAIL, find_metrics, is_sentence
 from .records import Draft, Item, Line
 from .sections import heading_kind
@@ -169,8 +170,6 @@ def add_link(draft: Draft, label: str, url: str | None, line: Line) -> None:
 
 
 _INLINE_AREAS = re.compile(r"^(?:research\s+)?(?:interests?|areas|topics|keywords|focus)\s*[:：]\s*(.+)$", re.I)
-_SUBUNIT = re.compile(r"^(?:the\s+)?(?:department|dept\.?|school|faculty|division|chair)\s+(?:of|for)\b|"
-                      r"\b(?:department|dept\.?|division)$", re.I)
 
 
 def affiliation_org(orgs: list[Piece]) -> Piece:
@@ -179,7 +178,7 @@ def affiliation_org(orgs: list[Piece]) -> Piece:
     known = [o for o in orgs if o.org]
     if known:
         return known[0]
-    whole = [o for o in orgs if not _SUBUNIT.search(o.text)]
+    whole = [o for o in orgs if not SUBUNIT.search(o.text)]
     return whole[0] if whole else orgs[0]
 
 
@@ -222,11 +221,10 @@ def header_line(draft: Draft, line: Line, ref: Reference) -> bool:
     if roles and "title" not in draft.fields:
         draft.set("title", roles[0].text, [line.no])
     current = draft.fields.get("affiliation")
-    if current is not None and current.reviews and _SUBUNIT.search(str(current.value)) and orgs:
+    if current is not None and current.reviews and SUBUNIT.search(str(current.value)) and orgs:
         del draft.fields["affiliation"]  # 'Department of Computer Science' on the line above its institution
     if orgs and "affiliation" not in draft.fields:
         org = affiliation_org(orgs)
-        review = None if org.org else (f"unknown organisation '{org.text}': add it to data/organizations.yaml "
-                                       "(kg build rejects unknown organisation references)")
+        review = None if org.org else UNKNOWN_ORG.format(org.text)
         draft.set("affiliation", org.org or org.text, [line.no], review)
     return True

@@ -93,7 +93,7 @@ def _entry(key: str, value: dict[str, Any]) -> list[str]:
         data = value[field]
         if field == "authors":
             lines.append(f"{lead}authors:")
-            lines += [f"      - {scalar(a)}" for a in data]
+            lines += [f"      - {_flow_map(a) if isinstance(a, dict) else scalar(a)}" for a in data]
         elif field == "advisors":
             lines.append(f"{lead}advisors:")
             lines += [f"      - {_flow_map(a)}" for a in data]

@@ -40,9 +40,16 @@ class ProfileMapper:
         """Add one triple."""
         self.graph.add((s, p, o))
 
-    def org(self, text: str) -> URIRef:
-        """IRI of the organisation a text names."""
-        return self.minter.organization(self.resolution.organization(text))
+    def org(self, text: str, origin: Origin) -> URIRef:
+        """IRI of the organisation a text names; one not in the reference data is typed and named here."""
+        slug = self.resolution.organization(text)
+        node = self.minter.organization(slug)
+        name = self.resolution.unlisted_organizations.get(slug)
+        if name is not None:
+            self.add(node, RDF.type, SDO.Organization)
+            self.add(node, SDO.name, Literal(name))
+            self.origins.setdefault(node, origin)
+        return node
 
     def other_person(self, name: str, origin: Origin) -> URIRef:
         """Typed, named node for another person mentioned on the profile."""
@@ -96,7 +103,7 @@ class ProfileMapper:
             self.add(person, SDO.url, URIRef(p.homepage))
             self.add(person, FOAF.homepage, URIRef(p.homepage))
         if p.affiliation:
-            self.add(person, SDO.affiliation, self.org(p.affiliation))
+            self.add(person, SDO.affiliation, self.org(p.affiliation, p.origin.at("affiliation")))
         for iri in p.same_as:
             self.add(person, SDO.sameAs, URIRef(iri))
         for area in p.research_areas:
@@ -137,8 +144,8 @@ class ProfileMapper:
         if exp.duration_as_written:
             self.add(role, KG.durationAsWritten, Literal(exp.duration_as_written))
         self.add(self.person, SDO.worksFor, role)
-        for org_text in exp.organizations:
-            org = self.org(org_text)
+        for i, org_text in enumerate(exp.organizations):
+            org = self.org(org_text, exp.origin.at("organizations", i))
             self.add(role, SDO.worksFor, org)
             if exp.current:
                 self.add(self.person, SDO.worksFor, org)
@@ -150,7 +157,8 @@ class ProfileMapper:
         self.add(role, RDF.type, SDO.OrganizationRole)
         self.add(role, SDO.roleName, Literal(f"{edu.degree} student"))
         self.dated(role, edu.start, edu.end)
-        places = [self.org(edu.institution)] + ([self.org(edu.department)] if edu.department else [])
+        places = [self.org(edu.institution, edu.origin.at("institution"))] + (
+            [self.org(edu.department, edu.origin.at("department"))] if edu.department else [])
         for place in places:
             self.add(role, SDO.alumniOf, place)
             self.add(self.person, SDO.alumniOf, place)
@@ -159,7 +167,7 @@ class ProfileMapper:
             self.add(role, SDO.description, Literal(edu.focus))
             self.add(self.person, SDO.knowsAbout, Literal(edu.focus))
         if edu.partner:
-            self.add(role, KG.programPartner, self.org(edu.partner))
+            self.add(role, KG.programPartner, self.org(edu.partner, edu.origin.at("partner")))
         if edu.advisor_label:
             self.add(role, KG.advisorLabel, Literal(edu.advisor_label))
         if edu.completed:
@@ -171,7 +179,7 @@ class ProfileMapper:
             self.add(credential, SDO.educationalLevel, Literal(edu.degree))
             if edu.field:
                 self.add(credential, SDO.about, Literal(edu.field))
-            self.add(credential, SDO.recognizedBy, self.org(edu.institution))
+            self.add(credential, SDO.recognizedBy, self.org(edu.institution, edu.origin.at("institution")))
             self.add(self.person, SDO.hasCredential, credential)
         for i, adv in enumerate(edu.advisors):
             advisor = self.other_person(adv.name, edu.origin.at("advisors", i))
@@ -179,11 +187,12 @@ class ProfileMapper:
             if adv.honorific:
                 self.add(advisor, SDO.honorificPrefix, Literal(adv.honorific))
             if adv.affiliation:
-                self.add(advisor, SDO.affiliation, self.org(adv.affiliation))
+                affiliation = self.org(adv.affiliation, edu.origin.at("advisors", i, "affiliation"))
+                self.add(advisor, SDO.affiliation, affiliation)
         if edu.lab:
             membership = self.minter.role(self.slug, "membership", index + 1)
             self.origins[membership] = edu.origin
-            lab = self.org(edu.lab)
+            lab = self.org(edu.lab, edu.origin.at("lab"))
             self.add(membership, RDF.type, SDO.OrganizationRole)
             self.add(membership, SDO.roleName, Literal("member"))
             self.add(membership, SDO.memberOf, lab)

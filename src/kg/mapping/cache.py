@@ -76,7 +76,7 @@ class RecordingResolution:
     """The resolution interface ProfileMapper uses, recording every lookup and its answer."""
 
     LOOKUPS = ("person", "organization", "venue", "work")
-    TABLES = ("person_names", "possible_same_as", "venues")
+    TABLES = ("person_names", "possible_same_as", "venues", "unlisted_organizations")
 
     def __init__(self, real: Resolution) -> None:
         self.real = real

@@ -24,7 +24,7 @@ from ..model import Corpus
 from ..parsing import parse_corpus
 from ..reasoning import inferred_triples
 from ..reasoning.rules import LocalRules, compile_rules, has_joins, unsupported_axioms
-from ..resolve import resolve
+from ..resolve import BuildWarning, resolve
 from ..sources import DataFiles, read_data_dir
 from ..store import to_ox, write_store
 from ..turtle_files import load_turtle_dir
@@ -60,12 +60,14 @@ def map_data(config: Config) -> tuple[Corpus, MappedGraphs]:
     return corpus, replay_edits(config, mapped)  # accepted HTTP edits (data/edits/edits.nq, see kg.edits)
 
 
-def _map_cached(config: Config, cache: MapCache) -> tuple[Corpus, MappedGraphs, MapStats]:
-    """map_data before the edits are replayed, with unchanged profiles read from the build cache."""
+def _map_cached(config: Config, cache: MapCache) -> tuple[Corpus, MappedGraphs, MapStats, tuple[BuildWarning, ...]]:
+    """map_data before the edits are replayed, with unchanged profiles read from the build cache; and the source
+    data's warnings (kg.resolve)."""
     files = read_data_dir(config.data)
     corpus = parse_corpus(files)
-    mapped, stats = map_corpus_cached(corpus, Minter(config.base), resolve(corpus), _reference_sha(files), cache)
-    return corpus, mapped, stats
+    resolution = resolve(corpus)
+    mapped, stats = map_corpus_cached(corpus, Minter(config.base), resolution, _reference_sha(files), cache)
+    return corpus, mapped, stats, resolution.warnings
 
 
 def build_cache(config: Config) -> Path:
@@ -92,6 +94,7 @@ class BuildResult:
     triples: dict[str, int]
     report: ValidationReport
     seconds: dict[str, float] = field(default_factory=dict)
+    warnings: tuple[BuildWarning, ...] = ()  # source-data warnings (kg.resolve); SHACL warnings are in report
 
 
 def peak_memory_mb() -> float:
@@ -121,7 +124,7 @@ def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildRes
     local = not config.remote
     folder = build_cache(config)
     cache = MapCache(folder / "map" if local else None)
-    corpus, raw, stats = _map_cached(config, cache)
+    corpus, raw, stats, warnings = _map_cached(config, cache)
     mapped = replay_edits(config, raw)  # accepted HTTP edits (data/edits/edits.nq, see kg.edits)
     stage("map", f"{stats.cached} of {stats.profiles} profiles cached")
     ontology = load_turtle_dir(config.ontology)
@@ -142,7 +145,7 @@ def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildRes
     if local:
         save_state(folder, state)
         cache.prune()
-    return BuildResult(written[0], written[1], report, timings)
+    return BuildResult(written[0], written[1], report, timings, warnings)
 
 
 def _incremental(config: Config, mapped: MappedGraphs, ontology: Graph, state: BuildState,

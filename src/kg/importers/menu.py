@@ -6,16 +6,18 @@ import re
 from dataclasses import replace
 
 from .records import Line
+from .sections import KEYWORDS
 
 MENU_WORDS = {"home", "about", "about me", "about (current)", "publications", "papers", "research", "projects",
               "contact", "cv", "resume", "résumé", "posts", "blog", "talks", "teaching", "news", "search",
               "people", "team", "group", "members", "students", "software", "code", "misc", "more", "awards",
               "service", "experience", "education", "photos", "gallery", "links", "notes", "writing", "bio",
               "publication", "selected publications", "outreach", "outreach and service", "lab", "courses",
-              "tags", "categories", "archive", "archives", "repositories", "portfolio", "github", "menu", "toggle menu"}
+              "tags", "categories", "archive", "archives", "repositories", "portfolio", "github", "menu", "toggle menu",
+              "homepage", "researches", "internships", "english", "中文"} | {p for ps in KEYWORDS.values() for p in ps}
 
 
-def _menu_word(text: str) -> bool:
+def is_menu_word(text: str) -> bool:
     """Whether a line is one menu entry."""
     return re.sub(r"[\s\u00a0]+", " ", text).strip().lower() in MENU_WORDS
 
@@ -27,7 +29,7 @@ def mark_menu(lines: list[Line], top: int = 40) -> list[Line]:
     content = [i for i, line in enumerate(lines) if line.text][:top]
     run: list[int] = []
     for i in content + [-1]:
-        if i >= 0 and _menu_word(lines[i].text) and not lines[i].heading:
+        if i >= 0 and is_menu_word(lines[i].text) and not lines[i].heading:
             run.append(i)
             continue
         if len(run) >= 3:

@@ -11,6 +11,7 @@ from ..resolve import normalize_name
 from .contact import read_contact
 from .entries import ROLE_WORDS, Piece, pieces
 from .frequent_author import frequent_author
+from .menu import is_menu_word
 from .names import is_name, script_lang, strip_honorific, title_case
 from .orgs import SUBUNIT, UNKNOWN_ORG
 from .prose import EMAIL, find_metrics, is_sentence
@@ -101,7 +102,7 @@ def find_person(lines: list[Line], given: str | None, source: Path) -> Person:
     else:
         person = None
         for line in ordered[:25]:
-            if heading_kind(line) not in (None, "other"):
+            if heading_kind(line) not in (None, "other") or (line.nav and is_menu_word(line.text)):
                 continue
             parsed = name_line(line.raw or line.text)
             if parsed:

@@ -10,8 +10,8 @@ from ..errors import Location, SourceError
 from ..resolve import normalize_name
 from .contact import read_contact
 from .entries import ROLE_WORDS, Piece, pieces
-from .frequent_author import frequent_author
 from .menu import is_menu_word
+from .name_guess import frequent_author, introduced_name
 from .names import is_name, script_lang, strip_honorific, title_case
 from .orgs import SUBUNIT, UNKNOWN_ORG
 from .prose import EMAIL, find_metrics, is_sentence
@@ -109,7 +109,7 @@ def find_person(lines: list[Line], given: str | None, source: Path) -> Person:
                 person = Person(parsed[0], line, parsed[1], script_lang(parsed[1]) if parsed[1] else None,
                                 line if parsed[1] else None, parsed[2])
                 break
-        guess = frequent_author(lines) if person is None else None
+        guess = (introduced_name(lines) or frequent_author(lines)) if person is None else None
         if guess is not None:
             person = Person(guess[0], None, guessed=guess[2])
         if person is None:

@@ -1,12 +1,14 @@
-"""The page's person when no line names it: the author on most of the page's author lists."""
+"""The page's person when no line names them: the name a sentence introduces, or the author on most of the
+page's author lists."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from ..resolve import normalize_name
 from .citation import segments
-from .names import is_author_line, split_authors, split_marks
+from .names import is_author_line, is_name, split_authors, split_marks
 from .records import Line
 
 
@@ -35,3 +37,17 @@ def frequent_author(lines: list[Line]) -> tuple[str, Line, str] | None:
         return None
     name, line = written[key]
     return name, line, f"guessed: the author on {count} of the page's {lists} author lists; pass --name to set it"
+
+
+_INTRODUCED = re.compile(r"\b(?:I am|I'm|I’m|My name is|This is)\s+"
+                         r"((?:Dr\.\s+)?[A-Z][\w'’-]+(?:\s+[A-Z][\w'’.-]*){1,3}?)(?=\s*(?:[,.;(（]|\s(?:and|a|an|the|currently|now)\b))")
+
+
+def introduced_name(lines: list[Line], top: int = 40) -> tuple[str, Line, str] | None:
+    """(name, its line, why) from a sentence near the top that introduces the person ('I am Ada Lovelace, a ...')."""
+    for line in [x for x in lines if x.text][:top]:
+        match = _INTRODUCED.search(line.text)
+        if match and is_name(match.group(1).removeprefix("Dr. ")):
+            name = match.group(1).removeprefix("Dr. ")
+            return name, line, f"from the sentence '{line.text[:60]}'; no line of the page is the name alone"
+    return None

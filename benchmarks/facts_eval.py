@@ -1,7 +1,9 @@
 """Score `kg import` drafts against the real-world corpus's `<stem>.facts.yaml` annotations.
 
 A publication's fields are compared as the page writes them: the title (case, spacing and punctuation
-aside), the authors in order with their marks (`*`, `†`, ...; "Last, First" read as "First Last"; an
+aside), the authors in order with the marks the profile format records (`*` and `†`, equal contribution; other
+marks such as `#` for a corresponding author are not recorded, so they are left out on both sides; "Last,
+First" read as "First Last"; an
 elision such as "et al." or "others" is left out on both sides, as annotators differ on keeping it), the
 venue as written without its year (or the same venue id in data/venues.yaml), and the year. A
 publication counts as a whole only when all four match. Positions compare role, organisation, start and
@@ -29,6 +31,7 @@ from kg.sources import parse_yaml  # noqa: E402
 
 FACT_FIELDS = ["title", "authors in order", "venue", "year", "publication (all four)", "positions", "degrees"]
 MARKS = "*†‡#§✉"
+EQUAL = "*†"  # the marks the profile format reads (equal contribution); the others it does not record
 _YEARS = re.compile(r"['’]\d{2}\b|\b(?:19|20)\d\d\b")
 _LEVELS = (("doctor", r"ph\.?d|dphil|doctor|doctorate|博士"), ("master", r"m\.?s\.?c?|m\.?a|m\.?eng|m\.?tech|mphil|"
                                                                        r"master|msc|mba|diplom\w*|硕士"),
@@ -42,7 +45,7 @@ def author_key(written: str) -> tuple[str, str]:
     """(normalised name, its marks) of an author as written; 'Last, First' is read as 'First Last'."""
     if re.fullmatch(r"\s*(?:et al\.?|\.\.\.|…|(?:and )?others)\s*", written, re.I):
         return "...", ""
-    marks = "".join(sorted(ch for ch in written if ch in MARKS))
+    marks = "*" if any(ch in EQUAL for ch in written) or re.search(r"co-first|equal contribution", written, re.I) else ""
     name = "".join(ch for ch in written if ch not in MARKS)
     name = re.sub(r"\((?:co-first author|equal contribution)\)", "", name, flags=re.I).strip()
     if name.count(",") == 1:

@@ -22,6 +22,7 @@ EMOJI_LINK = re.compile(rf"{_EMOJI}\s*({_LINK})\b", re.I)
 _SOON = r"(?:\s*\((?:coming soon|soon|tbd)\))?"
 _LINK_WORD = re.compile(rf"(?<!\w)({_LINK}){_SOON}(?!\w)", re.I)
 _LINK_RUN = re.compile(rf"(?:(?:{_LINK}){_SOON}\s+)+(?:{_LINK}){_SOON}", re.I)
+_TAIL_LINK = re.compile(r"(?<=[.!?])\s+(link|pdf|paper|url|here)\.?$", re.I)  # 'Title. Venue. link'
 _SEP = re.compile(r"\s*(?:[|·•/,]|\s{2,})\s*")
 AWARD = re.compile(r"(?:🏆\s*)?(?:[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]+\s*)?"  # a CJK name of the award
                    r"\b((?:(?:[A-Z]{2,}|ACM|IEEE|USENIX)\s+)?(?:Best|Distinguished|Outstanding)\s+"
@@ -78,6 +79,10 @@ class PubParts:
 
 def take_links(text: str) -> tuple[str, list[str]]:
     """Link labels written as '[PDF]', '📄 Paper', or a line of labels ('PDF | Code'); returns the rest."""
+    tail = _TAIL_LINK.search(text)
+    if tail:
+        rest, labels = take_links(text[: tail.start() + 1])
+        return rest, labels + [tail.group(1)]
     labels = [m.group(1) for m in BRACKETED.finditer(text)] + [m.group(1) for m in EMOJI_LINK.finditer(text)]
     rest = EMOJI_LINK.sub(" ", BRACKETED.sub(" ", text))
     rest = re.sub(_EMOJI, " ", rest) if labels else rest

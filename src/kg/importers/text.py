@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..resolve import normalize_name
+from ..iris import slugify
 from .dates import find_span
 from .entries import ROLE_WORDS, split_blocks, strip_bullet
 from .markup import without_cjk_lead
@@ -124,7 +124,8 @@ def parse_lines(lines: list[Line], ref: Reference, given: str | None, source: Pa
                     page.used.discard(line.index)
         elif section.kind in (INTERESTS, PROJECTS):
             _list_section(page, section.lines, "research_areas" if section.kind == INTERESTS else "projects")
-    _merge_repeated_publications(page.draft)
+    _merge_repeated(page.draft, "publications", "title")
+    _merge_repeated(page.draft, "projects", "name")
     merge_prose_degrees(page)
     for line in (x for x in lines if x.nav):
         for label, href in line.links:
@@ -151,17 +152,19 @@ def _timelines(content: list[Line]) -> list[list[Line]]:
     return runs
 
 
-def _merge_repeated_publications(draft: Draft) -> None:
-    """One entry per title: a page that lists a paper twice (by year and again by topic) keeps the first."""
+def _merge_repeated(draft: Draft, key_of: str, field_name: str) -> None:
+    """One entry per name: a page that lists a paper (or project) twice, by year and again by topic, keeps the
+    first; names whose graph identifiers would coincide count as the same."""
     kept: dict[str, Item] = {}
-    for item in draft.items("publications"):
-        key = normalize_name(str(item.value.get("title") or ""))
+    for item in draft.items(key_of):
+        key = slugify(str(item.value.get(field_name) or ""))
         if key in kept:
             kept[key].lines += item.lines
             kept[key].notes.append(f"listed again at {item.span()}")
         else:
             kept[key] = item
-    draft.lists["publications"] = list(kept.values())
+    if key_of in draft.lists:
+        draft.lists[key_of] = list(kept.values())
 
 
 def _citations(page: Page, section: Section) -> bool:

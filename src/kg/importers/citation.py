@@ -31,7 +31,8 @@ AWARD = re.compile(r"(?:🏆\s*)?(?:[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]+\s
 NOTE = re.compile(r"^(?:(?:Long|Short|Full|Contributed)\s+)?(?:Oral|Spotlight|Poster|Highlight)(?:\s+presentation)?"
                   r"(?:\s*\([^)]*\))?$|^Oral presentation$|^Invited (?:paper|talk)$|^Acceptance rate[^)]*$", re.I)
 _VENUE_FIRST = re.compile(r"^[\[(]\s*([A-Za-z][\w&/ .-]{1,30}?\s*(?:['’]\s?\d{2}|\d{4}))\s*[\])][\s|·]*(?=\S)")
-_DOC_TYPE = re.compile(r"\s*\[(?:J|C|M|D|A|R|P|S|N|Z|EB/OL|J/OL|C/OL|DB/OL)\]\s*[.,]?\s*")  # GB/T 7714 type codes
+# GB/T 7714 document type codes: "Title[J]. Venue", "Title[C]//Proceedings"
+_DOC_TYPE = re.compile(r"\s*\[(?:J|C|M|D|A|R|P|S|N|Z|EB/OL|J/OL|C/OL|DB/OL)\]\s*(?://)?\s*[.,]?\s*")
 _QUOTED = re.compile(r"[“\"](.+?)[,.]?[”\"]")
 _APA = re.compile(r"^(?P<authors>.+?)\s*\((?P<year>(?:19|20)\d\d)[a-z]?\)\.?\s*(?P<rest>.+)$")
 _NO_SPLIT = (r"(?:\b[A-Z]|\bProc|\bConf|\bInt|\bIntl|\bVol|\bNo|\bpp|\bvs|\bet|\bSymp|\bTrans|\bJ|\bSt|"

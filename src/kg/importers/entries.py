@@ -275,10 +275,11 @@ def block_pieces(block: Block, ref: Reference, education: bool) -> tuple[list[Pi
         text = strip_bullet(line.text)
         span = find_span(text)
         if span is not None and block.span is not None and span.start == block.span.start:
-            text = without(text, span)
+            text = without(text, span).strip(" ,;:|–—-")
         found, text = find_duration(text)
         duration = duration or found
-        if len(text.split()) >= 6 and not DEGREE.search(text) and not _ADVISORS.match(text) and \
+        listed = len(text.split(",")) >= 3 and all(len(p.split()) <= 4 for p in text.split(","))
+        if len(text.split()) >= 6 and not listed and not DEGREE.search(text) and not _ADVISORS.match(text) and \
                 not _STRONG.search(text) and not ROLE_WORDS.search(text.split(",")[0]) and \
                 not ref.org(text.split(",")[0]) and not _org_parts(text, ref):
             out.append(Piece(text.strip(), "detail", line=line.no))

@@ -111,7 +111,9 @@ def _span_fields(span: Span | None, education: bool) -> dict[str, Any]:
     return out
 
 
-def experience(page: Page, block: Block) -> None:
+def experience(page: Page, block: Block, heading_role: str | None = None) -> None:
+    """One position from an entry's lines; `heading_role` is the role a heading gives entries that name none
+    ('Intern' under 'Internships')."""
     found, duration = block_pieces(block, page.ref, education=False)
     roles = [p for p in found if p.kind == "role"]
     orgs = _specific(page.ref, [p for p in found if p.kind == "org"])
@@ -127,7 +129,15 @@ def experience(page: Page, block: Block) -> None:
         if named is not None:
             orgs = [Piece(named.text, "org", None, named.line)]
             details.remove(named)
+    first = next((p for p in found if p.kind not in ("role", "place")), None)
+    if first is not None and first.kind == "detail" and orgs and orgs[0] in found and _name_like(first.text) and \
+            found.index(first) < found.index(orgs[0]) and all(_UNIT.search(o.text) for o in orgs):
+        orgs = [Piece(first.text, "org", None, first.line)] + orgs  # 'Tencent, AI Lab': the company, then its unit
+        details.remove(first)
     role = roles[0].text if roles else None
+    if role is None and heading_role and orgs:
+        role = heading_role
+        item.notes.append(f"role from the section heading ('{heading_role}')")
     if role is None:
         short = [p for p in details if len(p.text.split()) <= 6]
         if short:
@@ -159,6 +169,9 @@ def _name_like(text: str) -> bool:
     """A short capitalised name with no digits ('Inria'), taken as an organisation beside a role."""
     words = text.split()
     return 1 <= len(words) <= 5 and words[0][:1].isupper() and not re.search(r"\d|[.!?]$", text)
+
+
+_UNIT = re.compile(r"\b(?:group|lab|laboratory|team|department|dept|division|center|centre|unit)\b", re.I)
 
 
 def _specific(ref: Reference, orgs: list[Piece]) -> list[Piece]:

@@ -106,9 +106,14 @@ def parse_lines(lines: list[Line], ref: Reference, given: str | None, source: Pa
             unused = [line for line in section.lines if line.index not in page.used]
         if section.kind == ABOUT:
             _paragraphs(page, unused, "about")
-        elif section.kind in (EXPERIENCE, EDUCATION):
-            for block in split_blocks(unused, ref, section.kind == EDUCATION):
-                (education if section.kind == EDUCATION else experience)(page, block)
+        elif section.kind == EDUCATION:
+            for block in split_blocks(unused, ref, True):
+                education(page, block)
+                page.used.update(line.index for line in block.lines)
+        elif section.kind == EXPERIENCE:
+            heading_role = "Intern" if re.search(r"\bintern(?:ship)?s?\b", section.title, re.I) else None
+            for block in split_blocks(unused, ref, False):
+                experience(page, block, heading_role)
                 page.used.update(line.index for line in block.lines)
         elif section.kind == PUBLICATIONS or (section.kind == OTHER and _citations(page, section)):
             written, left_out, prose, used = read_publications(section.lines, ref, page.keys, section.legend)

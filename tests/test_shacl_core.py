@@ -73,6 +73,9 @@ def test_all_negative_fixtures_in_one_graph(strict, shapes, ontology) -> None:  
 @pytest.mark.parametrize(("name", "old", "new", "valid"), [
     ("work-date-published", '"1899"', '"1900"', True), ("work-date-published", '"1899"', '"2101"', False),
     ("work-date-published", '"1899"', '"2024"', True), ("role-dates-ordered", '"2018"^^', '"2019"^^', True),
+    ("work-date-published", 'schema:datePublished "1899"^^xsd:gYear ;', "", True),
+    ("work-date-published", '"1899"^^xsd:gYear', '"2020"^^xsd:gYear , "2021"^^xsd:gYear', False),
+    ("work-is-part-of", "schema:isPartOf <venue/nsdi-2024>", "schema:isPartOf <venue/nsdi>", True),
     ("person-same-as", "http://orcid.org/0000-0002-1825-0097", "https://orcid.org/0000-0002-1825-0097", True),
     ("person-same-as", "http://orcid.org/0000-0002-1825-0097", "https://ORCID.org/0000-0002-1825-0097", False),
     ("person-same-as", "http://orcid.org/0000-0002-1825-0097", "https://www.wikidata.org/wiki/Q7259", True),

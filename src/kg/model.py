@@ -88,13 +88,13 @@ class Author:
 
 @dataclass(frozen=True)
 class Publication:
-    """A publication listed on a profile."""
+    """A publication listed on a profile; the year is None when the source gives none."""
 
     title: str
     authors: tuple[Author, ...]
     venue: str | None
     venue_as_written: str | None
-    year: int
+    year: int | None
     status: str
     notes: tuple[str, ...]
     awards: tuple[str, ...]

@@ -80,11 +80,9 @@ def _authors(f: Fields) -> tuple[Author, ...]:
 def _publication(document: YamlDocument, path: FieldPath, value: object) -> Publication:
     f = Fields(document, path, value, "a publication")
     year = f.year("year")
-    if year is None:
-        raise f.error(None, "missing required field 'year'")
     pub = Publication(
         title=f.required_text("title"), authors=_authors(f), venue=f.text("venue"),
-        venue_as_written=f.text("venue_as_written"), year=int(year),
+        venue_as_written=f.text("venue_as_written"), year=None if year is None else int(year),
         status=f.choice("status", ("published", "preprint"), "published"),
         notes=f.text_list("notes"), awards=f.text_list("awards"), links=_links(f, "links"),
         origin=origin_of(document, path))

@@ -36,7 +36,7 @@ def _venue_link(graph: Graph, minter: Minter, resolution: Resolution, work: URIR
         return
     venue = resolution.venues[resolution.venue(pub.venue)]
     series = minter.venue(venue.id)
-    if venue.type in ("conference", "workshop"):
+    if venue.type in ("conference", "workshop") and pub.year is not None:
         edition = minter.edition(venue.id, pub.year)
         graph.add((edition, RDF.type, BIBO.Conference))
         graph.add((edition, RDF.type, SDO.Event))
@@ -45,7 +45,7 @@ def _venue_link(graph: Graph, minter: Minter, resolution: Resolution, work: URIR
         graph.add((edition, SDO.startDate, year_literal(pub.year)))
         graph.add((work, BIBO.presentedAt, edition))
         origins.setdefault(edition, pub.origin.at("venue"))
-    else:
+    else:  # a journal or repository, or a conference series when the year (and so the edition) is unknown
         graph.add((work, SDO.isPartOf, series))
 
 
@@ -83,7 +83,8 @@ def publication_triples(graph: Graph, minter: Minter, resolution: Resolution, pu
     graph.add((work, RDF.type, BIBO.AcademicArticle))
     graph.add((work, SDO.name, Literal(pub.title)))
     graph.add((work, DCTERMS.title, Literal(pub.title)))
-    graph.add((work, SDO.datePublished, year_literal(pub.year)))
+    if pub.year is not None:
+        graph.add((work, SDO.datePublished, year_literal(pub.year)))
     is_preprint = pub.status == "preprint"
     graph.add((work, SDO.creativeWorkStatus, Literal("Preprint" if is_preprint else "Published")))
     graph.add((work, BIBO.status, BIBO_STATUS.nonPeerReviewed if is_preprint else BIBO_STATUS.peerReviewed))

@@ -296,7 +296,10 @@ def venue_view(r: Reader, node: Any) -> dict[str, Any]:
         entry["editions"].append({"label": r.label(edition), "path": r.href(edition), "iri": edition.value})
         entry["papers"].extend(publication(r, w) for w in r.incoming(edition, B.presentedAt))
     if series == node:
+        listed = {p["iri"] for entry in years.values() for p in entry["papers"]}
         for work in r.incoming(node, S.isPartOf):
+            if work.value in listed:  # dated on one profile (edition), year-less on another (series)
+                continue
             record = publication(r, work)
             years.setdefault(record["year"] or 0, {"year": record["year"] or 0, "editions": [], "papers": []})[
                 "papers"].append(record)

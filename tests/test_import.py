@@ -200,8 +200,16 @@ def test_unknown_organisation_is_kept_as_written_and_marked(tmp_path: Path) -> N
     assert "add it to data/organizations.yaml with this name or an alias" in review
 
 
-def test_entries_without_a_year_are_left_out_as_notes(tmp_path: Path) -> None:
+def test_entries_without_a_year_are_written_without_one_and_marked(tmp_path: Path) -> None:
     page = "Ada Example\n\nPublications\n- Ada Example, Bo Li. A Paper Without a Date. Some Workshop.\n"
+    profile, text = imported(tmp_path, page)
+    ((paper),) = [(p.title, p.year) for p in profile.publications]
+    assert paper == ("A Paper Without a Date", None)
+    assert "# review: no year on the page" in text
+
+
+def test_entries_without_an_author_list_are_left_out_as_notes(tmp_path: Path) -> None:
+    page = "Ada Example\n\nPublications\n- A Paper Without Authors. Some Workshop, 2024.\n"
     profile, text = imported(tmp_path, page)
     assert profile.publications == ()
     assert "# left out (line 4):" in text and "kg build needs one" in text

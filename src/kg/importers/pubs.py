@@ -278,7 +278,7 @@ def finish(parts: PubParts, block: PubBlock, ref: Reference, legend: str,
             authors = [a.replace(mark, "").strip() for a in authors]
             item.reviews.append(f"'{mark}' marks something other than equal contribution on this page "
                                 f"({legend.strip()}); removed")
-    missing = [what for what, value in (("title", title), ("author list", authors), ("year", year)) if not value]
+    missing = [what for what, value in (("title", title), ("author list", authors)) if not value]
     if missing:
         item.value = {"title": title or None, "authors": authors or None, "venue_as_written": written}
         item.reviews.append(f"no {' or '.join(missing)} recognised; kg build needs one, so this entry is left out")
@@ -288,7 +288,10 @@ def finish(parts: PubParts, block: PubBlock, ref: Reference, legend: str,
         pub["venue"] = match.id
     if written and not re.fullmatch(r"[\s(]*(?:19|20)\d\d[\s).,]*", written):
         pub["venue_as_written"] = re.sub(r"\.\.$", ".", written)
-    pub["year"] = year
+    if year:
+        pub["year"] = year
+    else:
+        item.reviews.append("no year on the page; add 'year' if you know it")
     status = block.status or (match.status if match else "published")
     pub["status"] = status
     if parts.notes:
@@ -303,7 +306,7 @@ def finish(parts: PubParts, block: PubBlock, ref: Reference, legend: str,
                                                                         r"submitted|manuscript|", match.label):
         item.reviews.append(f"venue '{match.label}' is not in data/venues.yaml; add it there and set venue: "
                             "to link it")
-    if parts.year is None and (match is None or match.year is None):
+    if year and parts.year is None and (match is None or match.year is None):
         item.notes.append(f"year from the heading '{block.year}'")
     item.value = pub
     return pub, item

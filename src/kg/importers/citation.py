@@ -14,7 +14,7 @@ LINK_WORDS = ["project page", "paper", "pdf", "code", "slides", "video", "talk",
               "supplementary", "supplement", "appendix", "url", "html", "recording", "media", "press", "openreview",
               "acm dl", "ieee xplore", "extended version", "full version", "tech report", "preprint", "benchmark",
               "model", "models", "weights", "colab", "notebook", "docs", "youtube", "cite", "supp", "supplemental",
-              "abs", "source", "presentation", "talk video", "summary", "ris", "endnote"]
+              "abs", "source", "source document", "presentation", "talk video", "summary", "ris", "endnote"]
 _LINK = "|".join(re.escape(w) for w in sorted(LINK_WORDS, key=len, reverse=True))
 _EMOJI = r"[\U0001F300-\U0001FAFF\u2600-\u27BF\u2B50\u2B06\u2197]\uFE0F?"
 BRACKETED = re.compile(rf"\[\s*({_LINK})\s*\]", re.I)

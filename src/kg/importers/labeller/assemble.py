@@ -17,7 +17,7 @@ from ..citation import (
 )
 from ..dates import last_year
 from ..entries import strip_bullet
-from ..names import split_authors
+from ..names import is_name, split_authors
 from ..pubs import YEAR_HEADING, PubBlock, heading_status
 from ..records import Line
 from ..venues import Reference
@@ -44,6 +44,23 @@ def unglued_venue(text: str) -> str:
     """'OSDI 2026' from 'OSDI 2026Operating Systems Design and Implementation' (a browser copy's gluing)."""
     match = _GLUED.match(text.strip())
     return match.group("short") if match else text
+
+
+def lenient_authors(text: str) -> tuple[list[str] | None, str | None]:
+    """The authors of a line the labeller calls an author list, and a venue written after a semicolon
+    ('A, B; Physical Review B'): the strict reading first, else comma parts that are mostly names."""
+    venue = None
+    head, _, tail = text.rpartition(";")
+    if head and tail.strip() and not split_authors(tail) and not is_name(tail.strip()):
+        text, venue = head, tail.strip()
+    strict = split_authors(text)
+    if strict:
+        return strict, venue
+    parts = [p.strip(" .") for p in re.split(r",\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*", text) if p.strip(" .")]
+    named = [p for p in parts if 1 <= len(p.split()) <= 5 and p[:1].isupper() or p in ("...", "…")]
+    if len(parts) >= 2 and len(named) == len(parts) and sum(1 for p in parts if is_name(p)) >= 0.6 * len(parts):
+        return ["..." if p in ("...", "…") else p for p in parts], venue
+    return None, venue
 
 
 def _body(text: str, record: Record) -> str:
@@ -88,8 +105,11 @@ def _add(record: Record, kind: str, line: Line, ref: Reference, keys: set[str]) 
             parts.label, body = tail.group(1), body[: tail.start()].strip()
         parts.title = f"{parts.title} {body}" if parts.title else body
     elif kind == "authors" and body:
-        found = split_authors(body) or [body]
-        parts.authors = (parts.authors or []) + found
+        found, venue = lenient_authors(body)
+        if found:
+            parts.authors = (parts.authors or []) + found
+        if venue:
+            record.venue_texts.append(venue)
     elif kind == "venue" and body and DATE_ONLY.fullmatch(body):
         parts.year = parts.year or last_year(body)
     elif kind == "venue" and body:

@@ -241,10 +241,33 @@ def _comma_citation(text: str, ref: Reference) -> PubParts | None:
     while end > names + 1 and (is_venue(segs[end - 1], ref) or re.fullmatch(r"(?:pp?\.\s*)?\d+(?:\s*[-–]\s*\d+)?",
                                                                           segs[end - 1])):
         end -= 1
-    if names == 0 or end == len(segs) or end <= names:
+    if names == 0:
+        return _title_first_commas(segs, ref)
+    if end == len(segs) or end <= names:
         return None
     authors = split_authors(", ".join(segs[:names]))
     if not authors:
         return None
     venue = ", ".join(segs[end:])
     return PubParts(title=", ".join(segs[names:end]), authors=authors, venue=venue, year=last_year(venue))
+
+
+_BADGE = re.compile(r"^(?P<venue>(?:Sub\.? to |Submitted to |Accepted (?:to|at|by) )?[A-Z][\w&.-]*(?: [A-Z][\w&.-]*){0,3}"
+                    r" (?:19|20)\d\d)\s+(?P<title>[A-Z].*)$")
+
+
+def _title_first_commas(segs: list[str], ref: Reference) -> PubParts | None:
+    """'[VENUE YEAR] Title, A Author, B Author': a title (after an optional venue badge) and then only names."""
+    start = next((k for k in range(1, len(segs)) if all(
+        is_name(re.sub(r"^and\s+", "", s)) or re.fullmatch(r"\.\.\.|…|et al\.?", s) for s in segs[k:])), None)
+    if start is None or len(segs) - start < 2:
+        return None
+    authors = split_authors(", ".join(segs[start:]))
+    if not authors:
+        return None
+    title = ", ".join(segs[:start])
+    badge = _BADGE.match(title)
+    venue = None
+    if badge and (is_venue(badge.group("venue"), ref) or ref.venue(badge.group("venue")).id):
+        venue, title = badge.group("venue"), badge.group("title")
+    return PubParts(title=title, authors=authors, venue=venue, year=last_year(venue or ""))

@@ -252,8 +252,8 @@ def _comma_citation(text: str, ref: Reference) -> PubParts | None:
     return PubParts(title=", ".join(segs[names:end]), authors=authors, venue=venue, year=last_year(venue))
 
 
-_BADGE = re.compile(r"^(?P<venue>(?:Sub\.? to |Submitted to |Accepted (?:to|at|by) )?[A-Z][\w&.-]*(?: [A-Z][\w&.-]*){0,3}"
-                    r" (?:19|20)\d\d)\s+(?P<title>[A-Z].*)$")
+_BADGE = re.compile(r"^(?P<venue>(?:Sub\.? to |Submitted to |Accepted (?:to|at|by) )?"
+                    r"[A-Z][\w&.-]*(?: [A-Z][\w&.-]*){0,3} (?:19|20)\d\d)\s+(?P<title>[A-Z].*)$")
 
 
 def _title_first_commas(segs: list[str], ref: Reference) -> PubParts | None:

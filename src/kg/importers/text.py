@@ -15,7 +15,7 @@ from .names import person_keys
 from .positions import Page, education, experience, merge_prose_degrees
 from .profile import add_link, add_person, find_person, header_line
 from .prose import DEGREE, PROFILE_LINKS, is_sentence
-from .publications import read_publications
+from .publications import labelled_reading, read_publications
 from .records import Draft, Item, Line
 from .sections import (
     ABOUT,
@@ -89,7 +89,8 @@ def parse_lines(lines: list[Line], ref: Reference, given: str | None, source: Pa
         page.draft.unparsed.append(Item("navigation menu: " + " / ".join(strip_bullet(x.text) for x in menu),
                                         [x.no for x in menu]))
     starts: set[int] = set()
-    for section in split_sections(lines, page.used, name_index):
+    sections = split_sections(lines, page.used, name_index)
+    for section in sections:
         if section.heading is not None:
             starts.add(section.heading.index)
         if section.heading is not None and section.kind != OTHER:
@@ -129,6 +130,8 @@ def parse_lines(lines: list[Line], ref: Reference, given: str | None, source: Pa
                     page.used.discard(line.index)
         elif section.kind in (INTERESTS, PROJECTS):
             _list_section(page, section.lines, "research_areas" if section.kind == INTERESTS else "projects")
+    if not page.draft.items("publications"):
+        _publications_anywhere(page, sections)
     _merge_repeated(page.draft, "publications", "title")
     _merge_repeated(page.draft, "projects", "name")
     merge_prose_degrees(page)
@@ -139,6 +142,22 @@ def parse_lines(lines: list[Line], ref: Reference, given: str | None, source: Pa
     _derive(page)
     _unparsed(page, starts)
     return page.draft
+
+
+def _publications_anywhere(page: Page, sections: list[Section]) -> None:
+    """When no section gave a publication, the line labeller reads the rest of the page (outside the header,
+    experience and education) as one list, and its reading is kept when it finds at least two publications."""
+    rest = [line for section in sections if section.kind not in (HEADER, EXPERIENCE, EDUCATION)
+            for line in section.lines if line.index not in page.used]
+    reading = labelled_reading(rest, page.ref, page.keys, "")
+    if reading is None or len(reading[0]) < 2:
+        return
+    written, left_out, _, used = reading
+    for item in written:
+        item.notes.append("found outside a publications section")
+    page.draft.lists["publications"] = written
+    page.draft.left_out.extend(left_out)
+    page.used |= used
 
 
 def _timelines(content: list[Line]) -> list[list[Line]]:

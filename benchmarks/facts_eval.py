@@ -45,7 +45,8 @@ def author_key(written: str) -> tuple[str, str]:
     """(normalised name, its marks) of an author as written; 'Last, First' is read as 'First Last'."""
     if re.fullmatch(r"\s*(?:et al\.?|\.\.\.|…|(?:and )?others)\s*", written, re.I):
         return "...", ""
-    marks = "*" if any(ch in EQUAL for ch in written) or re.search(r"co-first|equal contribution", written, re.I) else ""
+    equal = any(ch in EQUAL for ch in written) or re.search(r"co-first|equal contribution", written, re.I)
+    marks = "*" if equal else ""
     name = "".join(ch for ch in written if ch not in MARKS)
     name = re.sub(r"\((?:co-first author|equal contribution)\)", "", name, flags=re.I).strip()
     if name.count(",") == 1:

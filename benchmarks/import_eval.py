@@ -19,7 +19,9 @@ be tuning on them.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
+import tempfile
 from collections import Counter
 from collections.abc import Hashable
 from pathlib import Path
@@ -27,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "scripts"))
 
 from facts_eval import FACT_FIELDS, Matcher, draft_facts, expected_facts, read_facts  # noqa: E402
 
@@ -125,15 +128,17 @@ def evaluate(corpus: Path, data: Path) -> tuple[Table, dict[str, dict[str, float
     return table, per_file, rejected
 
 
-def evaluate_facts(folder: Path, suffix: str, data: Path) -> tuple[Table, dict[str, dict[str, float]], list[str]]:
-    """Per-field figures of the pages in one real-world folder rendered as `suffix` (.txt or .html)."""
+def evaluate_facts(folder: Path, suffix: str, data: Path, only: set[str] | None = None
+                   ) -> tuple[Table, dict[str, dict[str, float]], list[str]]:
+    """Per-field figures of the pages in one real-world folder rendered as `suffix` (.txt or .html); `only`
+    limits them to some stems."""
     matcher = Matcher(Reference.load(data))
     totals = {f: [0, 0, 0] for f in FACT_FIELDS}
     per_file: dict[str, dict[str, float]] = {}
     failed: list[str] = []
     for facts_path in sorted(folder.glob("*.facts.yaml")):
         page = folder / (facts_path.name.removesuffix(".facts.yaml") + suffix)
-        if not page.exists():
+        if not page.exists() or (only is not None and page.stem not in only):
             continue
         expected = expected_facts(read_facts(facts_path), matcher)
         try:
@@ -181,6 +186,39 @@ def realworld(root: Path, data: Path, splits: tuple[str, ...] = ("dev", "heldout
             for split in splits for suffix in (".txt", ".html") if (root / split).is_dir()}
 
 
+def cross_validated(root: Path, data: Path, folds: int
+                    ) -> dict[str, tuple[Table, dict[str, dict[str, float]], list[str]]]:
+    """Development figures with the line model trained without the pages it is scored on: the dev pages are
+    split into `folds` by a hash of their stem, and each fold is read by a model trained on the others."""
+    from train_line_model import train
+
+    from kg.importers.labeller import using_model
+
+    stems = sorted(p.name.removesuffix(".facts.yaml") for p in (root / "dev").glob("*.facts.yaml"))
+    fold_of = {s: int(hashlib.sha256(s.encode()).hexdigest(), 16) % folds for s in stems}
+    out: dict[str, tuple[Table, dict[str, dict[str, float]], list[str]]] = {}
+    sums: dict[str, dict[str, list[int]]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in range(folds):
+            held = frozenset(s for s in stems if fold_of[s] == k)
+            model = Path(tmp) / f"fold{k}.crfsuite"
+            train(800, 7, model, 8, leave_out=held, quiet=True)
+            with using_model(model):
+                for suffix in (".txt", ".html"):
+                    label = f"dev {suffix[1:]} (cross-validated, {folds} folds)"
+                    table, per_file, failed = evaluate_facts(root / "dev", suffix, data, set(held))
+                    totals = sums.setdefault(label, {f: [0, 0, 0] for f in FACT_FIELDS})
+                    for f in FACT_FIELDS:
+                        for i in range(3):
+                            totals[f][i] += table[f][3 + i]
+                    previous = out.get(label, ({}, {}, []))
+                    out[label] = (previous[0], {**previous[1], **per_file}, previous[2] + failed)
+    for label, totals in sums.items():
+        table: Table = {f: (*prf(*totals[f]), *totals[f]) for f in FACT_FIELDS}  # type: ignore[misc]
+        out[label] = (table, out[label][1], out[label][2])
+    return out
+
+
 def _label(corpus: Path) -> str:
     """The corpus directory as written relative to the repository when it lies inside it."""
     try:
@@ -213,6 +251,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=ROOT / "tests" / "data" / "import_corpus")
     parser.add_argument("--realworld", type=Path, default=ROOT / "tests" / "data" / "import_realworld")
     parser.add_argument("--dev-only", action="store_true", help="leave the held-out pages out (for development)")
+    parser.add_argument("--cross-validate", type=int, default=0, metavar="K",
+                        help="also score the dev pages with line models trained without them, in K folds")
     parser.add_argument("--data", type=Path, default=ROOT / "data")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out" / "import_eval.md")
     args = parser.parse_args(argv)
@@ -220,7 +260,10 @@ def main(argv: list[str] | None = None) -> int:
     text = markdown(table, per_file, args.corpus, rejected)
     if args.realworld.is_dir():
         splits = ("dev",) if args.dev_only else ("dev", "heldout")
-        text += facts_markdown(realworld(args.realworld, args.data, splits))
+        results = realworld(args.realworld, args.data, splits)
+        if args.cross_validate:
+            results.update(cross_validated(args.realworld, args.data, args.cross_validate))
+        text += facts_markdown(results)
     print(text, end="")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")

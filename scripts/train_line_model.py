@@ -38,17 +38,19 @@ def as_lines(rows: Labelled) -> tuple[list[Line], list[str]]:
     return lines, [label for text, label in rows if text.strip()]
 
 
-def dev_pages() -> list[Labelled]:
-    """Labelled publication sections of the development pages, text and HTML renderings."""
-    return [rows for path in sorted(DEV.glob("*.txt")) + sorted(DEV.glob("*.html"))
+def dev_pages(leave_out: frozenset[str] = frozenset()) -> list[Labelled]:
+    """Labelled publication sections of the development pages (text and HTML renderings), but those whose stem
+    is in `leave_out`."""
+    return [rows for path in sorted(DEV.glob("*.txt")) + sorted(DEV.glob("*.html")) if path.stem not in leave_out
             for rows in labelled_sections(path)]
 
 
-def train(count: int, seed: int, out: Path, dev_weight: int) -> None:
-    """Train on synthetic and development pages and write the model file."""
+def train(count: int, seed: int, out: Path, dev_weight: int, leave_out: frozenset[str] = frozenset(),
+          quiet: bool = False) -> None:
+    """Train on synthetic and development pages (but those in `leave_out`) and write the model file."""
     ref = Reference.load(ROOT / "data")
-    facts = sorted(DEV.glob("*.facts.yaml"))
-    data = pages(ROOT, count, seed, facts) + dev_pages() * dev_weight
+    facts = [p for p in sorted(DEV.glob("*.facts.yaml")) if p.name.removesuffix(".facts.yaml") not in leave_out]
+    data = pages(ROOT, count, seed, facts) + dev_pages(leave_out) * dev_weight
     trainer = pycrfsuite.Trainer(verbose=False)
     started = time.monotonic()
     for rows in data:
@@ -57,7 +59,8 @@ def train(count: int, seed: int, out: Path, dev_weight: int) -> None:
         trainer.append(features, labels)
     trainer.set_params({"c1": 0.05, "c2": 0.01, "max_iterations": 200, "feature.possible_transitions": True})
     trainer.train(str(out))
-    print(f"trained on {len(data)} pages in {time.monotonic() - started:.0f} s -> {out}")
+    if not quiet:
+        print(f"trained on {len(data)} pages in {time.monotonic() - started:.0f} s -> {out}")
 
 
 def main() -> int:

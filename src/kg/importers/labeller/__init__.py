@@ -9,6 +9,8 @@ from synthetic renderings and the development pages.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -20,7 +22,18 @@ MODEL = Path(__file__).with_name("lines.crfsuite")
 FIELDS = ("title", "authors", "venue", "citation", "links", "award", "note")
 LABELS = tuple(f"{p}-{f}" for f in FIELDS for p in "BI") + ("heading", "other")
 
-__all__ = ["FIELDS", "LABELS", "MODEL", "label_lines", "tag"]
+__all__ = ["FIELDS", "LABELS", "MODEL", "label_lines", "tag", "using_model"]
+_ACTIVE = [MODEL]
+
+
+@contextmanager
+def using_model(path: Path) -> Iterator[None]:
+    """Label with another model file while the block runs (for evaluating a model trained without some pages)."""
+    _ACTIVE.append(path)
+    try:
+        yield
+    finally:
+        _ACTIVE.pop()
 
 
 @lru_cache(maxsize=1)
@@ -35,15 +48,15 @@ def _tagger(path: Path) -> object | None:
     return tagger
 
 
-def tag(features: list[Features], model: Path = MODEL) -> list[str] | None:
+def tag(features: list[Features], model: Path | None = None) -> list[str] | None:
     """The most likely label sequence for a list's features, or None when no model is installed."""
-    tagger = _tagger(model)
+    tagger = _tagger(model or _ACTIVE[-1])
     if tagger is None or not features:
         return [] if tagger is not None else None
     return list(tagger.tag(features))  # type: ignore[attr-defined]
 
 
-def label_lines(lines: list[Line], ref: Reference, keys: set[str], model: Path = MODEL
+def label_lines(lines: list[Line], ref: Reference, keys: set[str], model: Path | None = None
                 ) -> list[tuple[Line, str]] | None:
     """Each non-blank line with its label, or None when no model is installed."""
     kept, features = sequence_features(lines, ref, keys)

@@ -35,11 +35,22 @@ def labelled_reading(lines: list[Line], ref: Reference, keys: set[str], legend: 
     return written, left_out, prose, used
 
 
-def _score(reading: Reading) -> tuple[int, int]:
-    """How good a reading is: more publications written, then fewer entries left out; with none written, more
-    entries found (so that what could not be written is still shown as left out)."""
+def _plausible(item: Item) -> bool:
+    """Whether a written publication looks like one: a title of 2 to 40 words, names of at most five words, and a
+    venue or a year."""
+    pub = item.value
+    title_words = len(str(pub.get("title") or "").split())
+    names = [a.get("name", "") if isinstance(a, dict) else str(a) for a in pub.get("authors") or []]
+    return 2 <= title_words <= 40 and all(len(n.split()) <= 5 for n in names) and bool(
+        pub.get("year") or pub.get("venue") or pub.get("venue_as_written"))
+
+
+def _score(reading: Reading) -> tuple[int, int, int]:
+    """How good a reading is: more plausible publications, then more written, then fewer entries left out; with
+    none written, more entries found (so that what could not be written is still shown as left out)."""
     written, left_out = len(reading[0]), len(reading[1])
-    return (written, -left_out) if written else (0, left_out - 10**6)
+    plausible = sum(1 for item in reading[0] if _plausible(item))
+    return (plausible, written, -left_out) if written else (0, 0, left_out - 10**6)
 
 
 def read_publications(lines: list[Line], ref: Reference, keys: set[str], legend: str) -> Reading:

@@ -8,11 +8,13 @@ rounded down. The development floors guard against regressions on the pages the 
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+import yaml
 
 from kg.config import PROJECT_ROOT, Config
 from kg.errors import KgError
@@ -42,10 +44,27 @@ def _eval_module() -> ModuleType:
     return module
 
 
-def test_the_corpus_is_large_enough_and_split() -> None:
-    facts = {split: sorted((CORPUS / split).glob("*.facts.yaml")) for split in ("dev", "heldout")}
-    assert len(facts["dev"]) + len(facts["heldout"]) >= 40
-    assert len(facts["heldout"]) >= 15
+def _sources() -> list[tuple[str, str]]:
+    """(split, repository) of every page."""
+    return [(split, str((yaml.safe_load(p.read_text(encoding="utf-8")).get("source") or {}).get("repository")))
+            for split in ("dev", "heldout") for p in sorted((CORPUS / split).glob("*.facts.yaml"))]
+
+
+def test_the_corpus_is_large_enough_and_split_by_its_rule() -> None:
+    sources = _sources()
+    assert len(sources) >= 40 and sum(1 for split, _ in sources if split == "heldout") >= 15
+    for split, repository in sources:  # the README's rule, fixed before collection
+        digit = hashlib.sha256(repository.lower().encode()).hexdigest()[0]
+        assert (split == "heldout") == (digit in "012345"), repository
+
+
+def test_no_page_comes_from_an_excluded_repository() -> None:
+    exclusions = PROJECT_ROOT.parent / "shared" / "import-exclusions.txt"
+    if not exclusions.exists():
+        pytest.skip("../shared/import-exclusions.txt is not beside this checkout")
+    excluded = {line.strip().lower() for line in exclusions.read_text(encoding="utf-8").splitlines()
+                if "/" in line and not line.startswith("#")}
+    assert not [r for _, r in _sources() if r.lower() in excluded]
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: f"{p.parent.name}/{p.name}")

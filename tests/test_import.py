@@ -469,3 +469,15 @@ def test_mailto_links_and_open_ranges(tmp_path: Path) -> None:
     assert profile.email == "ada@example.org"
     assert [(e.role, e.start, e.end, e.current) for e in profile.experience] == [("Research Scientist", 2021, None,
                                                                                   True)]
+
+
+def test_bibtex_written_in_a_page_is_read_as_bibtex(tmp_path: Path) -> None:
+    page = ("Ada Example\n\nPublications\n\nA Study of Things. Ada Example, Bo Li. OSDI 2024.\n\n"
+            "@inproceedings{ex24,\n  title = {A Study of Things},\n  author = {Example, Ada and Li, Bo},\n"
+            "  booktitle = {Proceedings of OSDI},\n  year = {2024}\n}\n\n"
+            "@article{ex23,\n  title={Another Study},\n  author={Ada Example and Chen Wu},\n"
+            "  journal={Journal of Stuff},\n  year={2023}}\n")
+    profile, text = imported(tmp_path, page)
+    assert [(p.title, [a.name for a in p.authors], p.year) for p in profile.publications] == [
+        ("A Study of Things", ["Ada Example", "Bo Li"], 2024), ("Another Study", ["Ada Example", "Chen Wu"], 2023)]
+    assert "read as BibTeX written in the page" in text and "@article" not in text.split("publications:")[1]

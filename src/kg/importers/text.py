@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ..iris import slugify
 from .dates import find_span
+from .embedded_bib import embedded_bibtex
 from .entries import ROLE_WORDS, split_blocks, strip_bullet
 from .markup import without_cjk_lead
 from .menu import mark_menu
@@ -89,6 +91,9 @@ def parse_lines(lines: list[Line], ref: Reference, given: str | None, source: Pa
         page.draft.unparsed.append(Item("navigation menu: " + " / ".join(strip_bullet(x.text) for x in menu),
                                         [x.no for x in menu]))
     starts: set[int] = set()
+    bib_items, bib_lines = embedded_bibtex(lines, ref, person.name, source)
+    lines = [replace(line, text="") if line.index in bib_lines else line for line in lines]
+    page.lines = lines
     sections = split_sections(lines, page.used, name_index)
     for section in sections:
         if section.heading is not None:
@@ -132,6 +137,8 @@ def parse_lines(lines: list[Line], ref: Reference, given: str | None, source: Pa
             _list_section(page, section.lines, "research_areas" if section.kind == INTERESTS else "projects")
     if not page.draft.items("publications"):
         _publications_anywhere(page, sections)
+    if bib_items:  # BibTeX first: where a paper is also in the formatted list, its BibTeX entry is the one kept
+        page.draft.lists["publications"] = bib_items + page.draft.items("publications")
     _merge_repeated(page.draft, "publications", "title")
     _merge_repeated(page.draft, "projects", "name")
     merge_prose_degrees(page)

@@ -43,6 +43,14 @@ _LEGENDS = ("* denotes equal contribution", "(* equal contribution, † correspo
 _NEWS_LEAD = ("[2025.05]", "[Jan 2026]", "2024/09:", "Mar 2025 —", "(08/2025)", "[2026-02]", "🔥 [2025.11]")
 
 
+VENUE_STYLES = {  # how pages write a venue line
+    "acronym_year": "{acronym} {year}", "acronym_short": "{acronym}'{short}",
+    "long_acronym": "{venue} ({acronym}), {year}", "proc": "In Proceedings of the {venue} ({acronym} '{short})",
+    "glued": "{acronym} {year}{venue}", "comma": "{acronym}, {year}", "long_year": "{venue}, {year}.",
+    "in_long": "In {venue}, {year}.", "long": "{venue} {year}",
+}
+
+
 @dataclass(frozen=True)
 class Pub:
     """One publication's facts."""
@@ -144,25 +152,8 @@ class Renderer:
     def _venue(self, pub: Pub, layout: dict[str, Any]) -> str:
         """A venue line in the page's style."""
         year = pub.year or 2024
-        style = layout["venue"]
-        short = f"{year % 100:02d}"
-        if style == "acronym_year":
-            return f"{pub.acronym} {year}"
-        if style == "acronym_short":
-            return f"{pub.acronym}'{short}"
-        if style == "long_acronym":
-            return f"{pub.venue} ({pub.acronym}), {year}"
-        if style == "proc":
-            return f"In Proceedings of the {pub.venue} ({pub.acronym} '{short})"
-        if style == "glued":
-            return f"{pub.acronym} {year}{pub.venue}"
-        if style == "comma":
-            return f"{pub.acronym}, {year}"
-        if style == "long_year":
-            return f"{pub.venue}, {year}."
-        if style == "in_long":
-            return f"In {pub.venue}, {year}."
-        return f"{pub.venue} {year}"
+        return VENUE_STYLES[layout["venue"]].format(venue=pub.venue, acronym=pub.acronym, year=year,
+                                                    short=f"{year % 100:02d}")
 
     def layout(self) -> dict[str, Any]:
         """A page's layout, drawn at random."""
@@ -173,8 +164,7 @@ class Renderer:
             "gap": r.choice(("none", "entry", "entry", "field")), "names": r.choice(
                 ("full", "full", "full", "initials", "initials_nodot", "last_first")),
             "prefix": r.choice(("", "", "• ", "- ", "num", "bracket_num", "label", "venue_label")),
-            "venue": r.choice(("acronym_year", "acronym_short", "long_acronym", "proc", "glued", "comma", "long_year",
-                               "in_long", "long")),
+            "venue": r.choice(tuple(VENUE_STYLES)),
             "links": r.random() < 0.45, "links_inline": r.random() < 0.3, "links_set": r.choice(_LINK_SETS),
             "award_rate": r.choice((0.0, 0.1, 0.25)), "note_rate": r.choice((0.0, 0.0, 0.15)),
             "desc_rate": r.choice((0.0, 0.0, 0.0, 0.4, 1.0)), "groups": r.random() < 0.4, "years": r.random() < 0.25,

@@ -105,3 +105,18 @@ def test_figures_hold_their_floors(figures: dict, label: str) -> None:
     floors = dict(zip(("publication (all four)", "positions", "degrees"), FLOORS[label], strict=True))
     for field, floor in floors.items():
         assert table[field][2] >= floor, f"{label} {field}: F1 {table[field][2]:.3f} < {floor}"
+
+
+def test_the_shipped_line_model_is_what_the_training_script_makes(tmp_path: Path) -> None:
+    import sys
+
+    sys.path.insert(0, str(PROJECT_ROOT / "scripts"))
+    try:
+        from train_line_model import train
+    finally:
+        sys.path.remove(str(PROJECT_ROOT / "scripts"))
+    from kg.importers.labeller import MODEL
+
+    out = tmp_path / "lines.crfsuite"
+    train(800, 7, out, 8, quiet=True)  # the script's defaults
+    assert out.read_bytes() == MODEL.read_bytes(), "retrain with python scripts/train_line_model.py"

@@ -63,7 +63,7 @@ def lenient_authors(text: str) -> tuple[list[str] | None, str | None]:
     return None, venue
 
 
-def _body(text: str, record: Record) -> str:
+def _body(text: str, record: Record, ref: Reference) -> str:
     """A line without its bullet, addresses, link labels, awards and notes (those go to the record)."""
     parts = record.parts
     body = strip_bullet(text) if re.match(r"^(?:[-*•·▪◦‣–]|\d{1,3}[.)]|\[\d{1,3}\])\s", text) else text
@@ -73,7 +73,7 @@ def _body(text: str, record: Record) -> str:
     parts.urls.update(urls)
     parts.links += links + list(urls)
     parts.awards += awards
-    label, body = venue_first(body, Reference())
+    label, body = venue_first(body, ref)
     if label and not parts.label:
         parts.label = label
     body, notes = take_notes(body)
@@ -86,7 +86,12 @@ def _add(record: Record, kind: str, line: Line, ref: Reference, keys: set[str]) 
     parts = record.parts
     record.lines.append(line)
     parts.lines.append(line.no)
-    body = _body(line.text, record)
+    furniture = len(parts.awards) + len(parts.notes)
+    body = _body(line.text, record, ref)
+    if kind == "award" or (kind == "note" and NOTE.match(line.text.strip(" .()"))):
+        if len(parts.awards) + len(parts.notes) == furniture:
+            parts.notes.append(line.text.strip(" ."))
+        return
     if kind == "citation":
         parsed = parse_citation(re.sub(r"^(?:cite|citation|recommended citation)\s*:\s*", "", body, flags=re.I),
                                 ref, keys)
@@ -145,18 +150,6 @@ def records_of(labelled: list[tuple[Line, str]], ref: Reference, keys: set[str]
         if current is None or prefix == "B":
             current = Record(year=year, status=status)
             records.append(current)
-        if kind == "links" and not _body(line.text, current):
-            current.lines.append(line)
-            current.parts.lines.append(line.no)
-            continue
-        if kind == "award" or (kind == "note" and NOTE.match(line.text.strip(" .()"))):
-            before = len(current.parts.awards) + len(current.parts.notes)
-            _body(line.text, current)
-            if len(current.parts.awards) + len(current.parts.notes) == before:
-                current.parts.notes.append(line.text.strip(" ."))
-            current.lines.append(line)
-            current.parts.lines.append(line.no)
-            continue
         _add(current, kind, line, ref, keys)
     for record in records:
         parts = record.parts

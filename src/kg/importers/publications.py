@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
 from .labeller import label_lines
 from .labeller.assemble import block_of, records_of
-from .pubs import finish, is_legend, parse_publications
+from .pubs import finish, legend_lines, link_targets, parse_publications
 from .records import Item, Line
 from .venues import Reference
 
@@ -19,16 +17,13 @@ def labelled_reading(lines: list[Line], ref: Reference, keys: set[str], legend: 
     if labelled is None:
         return None
     records, other, used = records_of(labelled, ref, keys)
-    legends = [line for line in other if is_legend(line.text) or re.search(r"[*†‡]\s*(?:=|:|denotes|indicates)",
-                                                                          line.text)]
+    legends = legend_lines(other)
     legend = " ".join([legend] + [line.text for line in legends])
     used.update(line.index for line in legends)
     written: list[Item] = []
     left_out: list[Item] = []
     for record in records:
-        urls = {label.lower().strip("[] "): href for line in record.lines for label, href in line.links
-                if href.startswith(("http://", "https://"))}
-        pub, item = finish(record.parts, block_of(record), ref, legend, urls)
+        pub, item = finish(record.parts, block_of(record), ref, legend, link_targets(record.lines))
         (written if pub else left_out).append(item)
         used.update(line.index for line in record.lines)
     prose = [line for line in other if line not in legends]

@@ -312,19 +312,29 @@ def finish(parts: PubParts, block: PubBlock, ref: Reference, legend: str,
     return pub, item
 
 
+def legend_lines(lines: list[Line]) -> list[Line]:
+    """The lines among a list's prose that explain its author marks ('* denotes equal contribution')."""
+    return [p for p in lines if is_legend(p.text) or re.search(r"[*†‡]\s*(?:=|:|denotes|indicates)", p.text)]
+
+
+def link_targets(lines: list[Line]) -> dict[str, str]:
+    """The http(s) addresses of the links on some lines, by their label in lower case ('pdf' -> URL)."""
+    return {label.lower().strip("[] "): href for line in lines for label, href in line.links
+            if href.startswith(("http://", "https://"))}
+
+
 def parse_publications(lines: list[Line], ref: Reference, keys: set[str], legend: str
                        ) -> tuple[list[Item], list[Item], list[Line], set[int]]:
     """Publications written, entries left out, prose lines, and the indexes of the lines used."""
     blocks, prose, used = blocks_of(lines)
-    legend_lines = [p for p in prose if is_legend(p.text) or re.search(r"[*†‡]\s*(?:=|:|denotes|indicates)", p.text)]
-    legend = " ".join([legend] + [p.text for p in legend_lines])
-    used.update(p.index for p in legend_lines)
-    prose = [p for p in prose if p not in legend_lines or re.search(r"https?://|scholar|dblp", p.text, re.I)]
+    legends = legend_lines(prose)
+    legend = " ".join([legend] + [p.text for p in legends])
+    used.update(p.index for p in legends)
+    prose = [p for p in prose if p not in legends or re.search(r"https?://|scholar|dblp", p.text, re.I)]
     written: list[Item] = []
     left_out: list[Item] = []
     for block in blocks:
-        urls = {label.lower().strip("[] "): href for line in block.lines for label, href in line.links
-                if href.startswith(("http://", "https://"))}
+        urls = link_targets(block.lines)
         entries = entries_of(block, ref, keys)
         if len(block.lines) > 1 and not all(_complete(e) for e in entries):
             joined = entries_of(_joined(block), ref, keys)

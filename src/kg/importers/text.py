@@ -17,7 +17,7 @@ from .names import person_keys
 from .positions import Page, education, experience, merge_prose_degrees
 from .profile import add_link, add_person, find_person, header_line
 from .prose import DEGREE, PROFILE_LINKS, is_sentence
-from .publications import labelled_reading, read_publications
+from .publications import Reading, labelled_reading, read_publications
 from .records import Draft, Item, Line
 from .sections import (
     ABOUT,
@@ -121,8 +121,8 @@ def parse_lines(lines: list[Line], ref: Reference, given: str | None, source: Pa
             for block in split_blocks(unused, ref, False):
                 experience(page, block, heading_role)
                 page.used.update(line.index for line in block.lines)
-        elif section.kind == PUBLICATIONS or (section.kind == OTHER and _citations(page, section)):
-            written, left_out, prose, used = read_publications(section.lines, ref, page.keys, section.legend)
+        elif (reading := _list_reading(page, section)) is not None:
+            written, left_out, prose, used = reading
             if section.heading is not None:
                 page.used.add(section.heading.index)
             page.draft.lists.setdefault("publications", []).extend(written)
@@ -198,13 +198,18 @@ def _merge_repeated(draft: Draft, key_of: str, field_name: str) -> None:
         draft.lists[key_of] = list(kept.values())
 
 
-def _citations(page: Page, section: Section) -> bool:
-    """Whether a section under a heading of no known kind ('Selected Work') is a publication list all the same:
-    at least two entries, four in five of them complete citations (title, authors and year)."""
-    if section.heading is None or section.title.lower() in KEYWORDS[OTHER]:
-        return False
-    written, left_out, _, _ = read_publications(section.lines, page.ref, page.keys, section.legend)
-    return len(written) >= 2 and len(written) >= 0.8 * (len(written) + len(left_out))
+def _list_reading(page: Page, section: Section) -> Reading | None:
+    """The reading of a publications section; or of a section under a heading of no known kind ('Selected Work')
+    when it is a publication list all the same: at least two entries, four in five of them complete citations
+    (title, authors and year); None for any other section."""
+    if section.kind != PUBLICATIONS and (section.kind != OTHER or section.heading is None or
+                                         section.title.lower() in KEYWORDS[OTHER]):
+        return None
+    reading = read_publications(section.lines, page.ref, page.keys, section.legend)
+    written, left_out = reading[0], reading[1]
+    if section.kind == OTHER and not (len(written) >= 2 and len(written) >= 0.8 * (len(written) + len(left_out))):
+        return None
+    return reading
 
 
 def _header(page: Page, content: list[Line], name_index: int) -> None:

@@ -114,18 +114,26 @@ def evaluate(corpus: Path, data: Path) -> tuple[Table, dict[str, dict[str, float
         if actual is None:
             rejected.append(path.name)
             actual = {f: Counter() for f in FIELDS}
-        per_file[path.name] = {}
-        for f in FIELDS:
-            tp, n_actual, n_expected = score(actual[f], expected[f])
-            totals[f][0] += tp
-            totals[f][1] += n_actual
-            totals[f][2] += n_expected
-            per_file[path.name][f] = prf(tp, n_actual, n_expected)[2]
-    table: Table = {}
-    for f in FIELDS:
-        tp, n_actual, n_expected = totals[f]
-        table[f] = (*prf(tp, n_actual, n_expected), tp, n_actual, n_expected)
-    return table, per_file, rejected
+        per_file[path.name] = tally(totals, actual, expected)
+    return table_of(totals), per_file, rejected
+
+
+def tally(totals: dict[str, list[int]], actual: dict[str, Counter[Hashable]],
+          expected: dict[str, Counter[Hashable]]) -> dict[str, float]:
+    """Add one input's matched, imported and expected counts to the totals; returns its F1 per field."""
+    f1: dict[str, float] = {}
+    for f, sums in totals.items():
+        counts = score(actual[f], expected[f])
+        for i, n in enumerate(counts):
+            sums[i] += n
+        f1[f] = prf(*counts)[2]
+    return f1
+
+
+def table_of(totals: dict[str, list[int]]) -> Table:
+    """Precision, recall, F1 and the counts of each field, from its (matched, imported, expected) totals."""
+    return {f: (*prf(tp, n_actual, n_expected), tp, n_actual, n_expected)
+            for f, (tp, n_actual, n_expected) in totals.items()}
 
 
 def evaluate_facts(folder: Path, suffix: str, data: Path, only: set[str] | None = None
@@ -147,14 +155,8 @@ def evaluate_facts(folder: Path, suffix: str, data: Path, only: set[str] | None 
         except KgError:
             failed.append(page.name)
             actual = {f: Counter() for f in FACT_FIELDS}
-        per_file[page.name] = {}
-        for f in FACT_FIELDS:
-            tp, n_actual, n_expected = score(actual[f], expected[f])
-            for i, n in enumerate((tp, n_actual, n_expected)):
-                totals[f][i] += n
-            per_file[page.name][f] = prf(tp, n_actual, n_expected)[2]
-    table: Table = {f: (*prf(*totals[f]), *totals[f]) for f in FACT_FIELDS}  # type: ignore[misc]
-    return table, per_file, failed
+        per_file[page.name] = tally(totals, actual, expected)
+    return table_of(totals), per_file, failed
 
 
 def facts_markdown(results: dict[str, tuple[Table, dict[str, dict[str, float]], list[str]]]) -> str:
@@ -214,8 +216,7 @@ def cross_validated(root: Path, data: Path, folds: int
                     previous = out.get(label, ({}, {}, []))
                     out[label] = (previous[0], {**previous[1], **per_file}, previous[2] + failed)
     for label, totals in sums.items():
-        table: Table = {f: (*prf(*totals[f]), *totals[f]) for f in FACT_FIELDS}  # type: ignore[misc]
-        out[label] = (table, out[label][1], out[label][2])
+        out[label] = (table_of(totals), out[label][1], out[label][2])
     return out
 
 

@@ -37,6 +37,8 @@ class Config:
     max_request_bytes: int = field(default=1_000_000, metadata={"help": "Largest accepted request body or query"})
     max_source_bytes: int = field(default=16_000_000, metadata={"help": "Largest data/ file kg build reads (profiles, organizations.yaml, venues.yaml)"})
     max_import_bytes: int = field(default=5_000_000, metadata={"help": "Largest input file kg import reads"})
+    max_record_bytes: int = field(default=32_000_000, metadata={"help": "Largest downloaded record kg build reads (data/records/)"})
+    source_precedence: str = field(default="profile,orcid,dblp,crossref,datacite,openalex,wikidata,bibtex", metadata={"help": "Which source's value the default graph shows where sources disagree, first wins"})
     cors_origins: str = field(default="*", metadata={"help": "Access-Control-Allow-Origin for query endpoints ('' disables CORS)"})
     query_workers: int = field(default=2, metadata={"help": "Worker processes that run queries (0: run in the web thread, no time limit)"})
     store_in_memory: bool = field(default=False, metadata={"help": "Query workers copy the store into memory (about 1.3x on joins, 700 MB each at 1M triples)"})

@@ -206,3 +206,100 @@ class Corpus:
     organizations: tuple[Organization, ...]
     venues: tuple[Venue, ...]
     profiles: tuple[Profile, ...]
+    records: tuple[Record, ...] = ()
+
+
+# --- downloaded standard records (kg.records reads them into these) ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExternalId:
+    """An identifier in another system, in its normal form (kg.identifiers)."""
+
+    scheme: str
+    value: str
+
+
+@dataclass(frozen=True)
+class RecordOrg:
+    """An organisation as a record names it."""
+
+    name: str
+    ids: tuple[ExternalId, ...] = ()
+
+
+@dataclass(frozen=True)
+class RecordRole:
+    """An employment, education or affiliation of a record's person; years are None when the record gives none."""
+
+    kind: str
+    organization: RecordOrg
+    role: str | None
+    department: str | None
+    start: int | None
+    end: int | None
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class RecordAuthor:
+    """One author of a work as the record writes it, with the identifiers the record gives for that person."""
+
+    name: str
+    ids: tuple[ExternalId, ...]
+    origin: Origin
+    affiliations: tuple[RecordOrg, ...] = ()
+    person_name: str | None = None  # the system's own name for the person, when it differs from the byline
+
+
+@dataclass(frozen=True)
+class RecordWork:
+    """A work as a record describes it; authors in order, authors_complete False when the record lists only some."""
+
+    key: str
+    title: str
+    authors: tuple[RecordAuthor, ...]
+    authors_complete: bool
+    year: int | None
+    venue: str | None
+    kind: str | None
+    ids: tuple[ExternalId, ...]
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class RecordPerson:
+    """The person a person record (ORCID, dblp person, Wikidata human, OpenAlex author) is about."""
+
+    name: str
+    given_name: str | None
+    family_name: str | None
+    other_names: tuple[str, ...]
+    ids: tuple[ExternalId, ...]
+    urls: tuple[str, ...]
+    roles: tuple[RecordRole, ...]
+    works: tuple[RecordWork, ...]
+    advisors: tuple[RecordAuthor, ...]
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class RecordWarning:
+    """A problem inside a downloaded record that does not stop the build (an identifier failing its check, ...)."""
+
+    origin: Origin
+    message: str
+
+
+@dataclass(frozen=True)
+class Record:
+    """One downloaded file: the system it came from, the people and works it describes, and its warnings."""
+
+    system: str
+    format: str
+    people: tuple[RecordPerson, ...]
+    works: tuple[RecordWork, ...]
+    warnings: tuple[RecordWarning, ...]
+    origin: Origin
+    name: str = ""
+    sha256: str = ""

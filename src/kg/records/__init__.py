@@ -1,0 +1,73 @@
+"""Downloaded standard records (ORCID, dblp, Wikidata, OpenAlex, Crossref, DataCite) into kg's typed records.
+
+The format is recognised from the content, never the file name: JSON documents by their shape, XML by the root
+element and its namespace, RDF text (dblp) by its vocabulary. Nothing is fetched: a record is a file a user saved.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from ..errors import Location, SourceError
+from ..model import Record
+from ..source_files import read_limited
+from . import crossref, openalex
+from .files import load_json, load_xml
+from .reading import RecordReader, Shape, record_of
+
+RECORD_SETTING = "KG_MAX_RECORD_BYTES"
+RECORD_SUFFIXES = (".json", ".xml", ".nt", ".ttl", ".rdf", ".bib")
+JSON_SHAPES: list[Shape] = [*crossref.SHAPES, *openalex.SHAPES]
+XML_SHAPES: list[Shape] = []
+TEXT_SHAPES: list[Shape] = []
+FORMATS = "ORCID v3.0 JSON or XML, dblp person XML or RDF, Wikidata entity JSON, OpenAlex, Crossref or DataCite"
+
+
+def _unknown(display: str, what: str) -> SourceError:
+    return SourceError(Location(Path(display)), (
+        f"{what} is not a record shape kg knows; kg reads {FORMATS} records as downloaded from their APIs; "
+        f"save the API's response unchanged, or move the file out of data/records/"))
+
+
+def parse_record(data: bytes, display: str, name: str = "") -> Record:
+    """Read one record file's bytes: detect its format from the content and map it to typed records."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise SourceError(Location(Path(display)), f"is not UTF-8 text (byte {error.start}); save the record as "
+                                                   "downloaded, in UTF-8") from None
+    start = text.lstrip()[:1]
+    reader = RecordReader(display)
+    if start in ("{", "["):
+        document: object = load_json(text, display)
+        shapes, what = JSON_SHAPES, "this JSON"
+    elif start == "<":
+        document = load_xml(text.encode("utf-8"), display)
+        shapes, what = XML_SHAPES, f"XML with root element <{getattr(document, 'name', '?')}>"
+    else:
+        document, shapes, what = text, TEXT_SHAPES, "this text"
+    for system, label, recognises, read in shapes:
+        if recognises(document):
+            people, works = read(document, reader)
+            record = record_of(system, label, people, works, reader)
+            return Record(record.system, record.format, record.people, record.works, record.warnings, record.origin,
+                          name, hashlib.sha256(data).hexdigest())
+    raise _unknown(display, what)
+
+
+def read_record(path: Path, display: str = "", name: str = "", max_bytes: int | None = None) -> Record:
+    """Read one record file (a regular file under the size limit)."""
+    from ..config import Config
+
+    limit = Config.from_env().max_record_bytes if max_bytes is None else max_bytes
+    data = read_limited(path, limit, display or path, RECORD_SETTING)
+    return parse_record(data, display or str(path), name)
+
+
+def record_files(folder: Path) -> list[Path]:
+    """The record files under a folder and its sub-folders, sorted; hidden files and other suffixes are skipped."""
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.rglob("*") if p.suffix.lower() in RECORD_SUFFIXES
+                  and not any(part.startswith(".") for part in p.relative_to(folder).parts))

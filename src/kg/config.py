@@ -52,6 +52,11 @@ class Config:
     write_token: str = field(default="", repr=False, metadata={"help": "Bearer token that enables writes (SPARQL Update, Graph Store PUT/POST/DELETE); empty: read-only"})
 
     @property
+    def precedence(self) -> tuple[str, ...]:
+        """The source systems in order of preference (KG_SOURCE_PRECEDENCE; 'profile' is curated YAML)."""
+        return tuple(s.strip() for s in self.source_precedence.split(",") if s.strip())
+
+    @property
     def remote(self) -> bool:
         """Whether a remote SPARQL store is configured (KG_STORE_URL): the one place embedded vs remote is decided."""
         return bool(self.store_url)

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from .errors import SourceError
+from .identifiers import SCHEME_LABELS, from_iri, looks_like, normalize
 from .sources import FieldPath, YamlDocument
 
 MIN_YEAR, MAX_YEAR = 1900, datetime.date.today().year + 1
@@ -151,6 +152,29 @@ class Fields:
         for i, value in enumerate(values):
             _check_iri(value, self, (key, i))
         return values
+
+    def linked_iris(self, key: str) -> tuple[str, ...]:
+        """A list of IRIs, where one that claims to be an identifier (ORCID, DOI, dblp, ...) must be a valid one."""
+        values = self.iri_list(key)
+        for i, value in enumerate(values):
+            scheme = looks_like(value)
+            if scheme is not None and from_iri(value) is None:
+                check = " (its last character is a MOD 11-2 check digit)" if scheme == "orcid" else ""
+                raise self.document.error(self.at(key) + (i,), f"{value!r} is not a valid {SCHEME_LABELS[scheme]}"
+                                                               f"{check}; copy the identifier again from its source")
+        return values
+
+    def identifier(self, key: str, scheme: str) -> str | None:
+        """An identifier of a scheme (a DOI, ...) in its normal form; an invalid one is an error."""
+        value = self.text(key)
+        if value is None:
+            return None
+        normal = normalize(scheme, value)
+        if normal is None:
+            example = {"doi": "10.7554/elife.01567"}.get(scheme, "")
+            raise self.error(key, f"{value!r} is not a valid {SCHEME_LABELS[scheme]}"
+                                  f"{f' such as {example}' if example else ''}; copy it again from its source")
+        return normal
 
     def text_map(self, key: str) -> dict[str, str]:
         """A mapping of short keys to texts, such as names by language tag."""

@@ -19,8 +19,18 @@ from dataclasses import dataclass
 from rdflib import URIRef
 
 from .config import DEFAULT_BASE
+from .identifiers import iri as identifier_iri
 
 DEFAULT_GRAPH = "edits"  # /graph/edits: where unnamed writes land, and what the Graph Store calls ?default
+SYSTEMS = {  # the agent each downloaded record is attributed to (prov:wasAttributedTo)
+    "orcid": ("ORCID", "https://orcid.org/"),
+    "dblp": ("dblp computer science bibliography", "https://dblp.org/"),
+    "wikidata": ("Wikidata", "https://www.wikidata.org/"),
+    "openalex": ("OpenAlex", "https://openalex.org/"),
+    "crossref": ("Crossref", "https://www.crossref.org/"),
+    "datacite": ("DataCite", "https://datacite.org/"),
+    "bibtex": ("a BibTeX file", ""),
+}
 KINDS = ("person", "organization", "work", "venue", "project", "role", "metric")
 
 
@@ -101,6 +111,21 @@ class Minter:
         """
         return self.graph(DEFAULT_GRAPH)
 
+    def record_graph(self, name: str) -> URIRef:
+        """The named graph of one downloaded record file (its slug)."""
+        return self.graph(f"record/{name}")
+
+    def system(self, system: str) -> URIRef:
+        """The agent a record's system stands for: its home IRI, or a minted one for a system without one."""
+        home = SYSTEMS.get(system, ("", ""))[1]
+        return URIRef(home or f"{self.base}/id/source-system/{system}")
+
+    @staticmethod
+    def external(scheme: str, value: str) -> URIRef | None:
+        """The outward IRI of an identifier (https://orcid.org/…, https://doi.org/…), None for schemes without."""
+        found = identifier_iri(scheme, value)
+        return URIRef(found) if found else None
+
     def source(self, relative_path: str) -> URIRef:
         """IRI standing for a source file under data/."""
         return URIRef(f"{self.base}/source/{relative_path}")
@@ -177,13 +202,18 @@ class GraphNames:
         """Whether a graph is the ontology's."""
         return iri == self.ontology
 
+    def is_record(self, iri: str) -> bool:
+        """Whether a graph holds one downloaded record's triples."""
+        return iri.startswith(f"{self.base}/graph/record/")
+
     def is_profile(self, iri: str) -> bool:
         """Whether a graph holds one profile's triples."""
         return iri.startswith(f"{self.base}/graph/profile/")
 
     def from_yaml(self, iri: str) -> bool:
         """Whether a graph comes from the YAML files (a profile or the reference data)."""
-        return iri.startswith(f"{self.base}/graph/profile/") or iri == f"{self.base}/graph/reference"
+        return iri.startswith((f"{self.base}/graph/profile/", f"{self.base}/graph/record/")) or \
+            iri == f"{self.base}/graph/reference"
 
     def retraction_graph(self, iri: str) -> str:
         """The edits.nq graph recording retractions from a YAML-derived graph."""

@@ -100,6 +100,8 @@ class Publication:
     awards: tuple[str, ...]
     links: tuple[Link, ...]
     origin: Origin
+    doi: str | None = None
+    same_as: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

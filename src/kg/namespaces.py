@@ -36,6 +36,7 @@ class SDO(DefinedNamespace):
     QuantitativeValue: URIRef
     WebPage: URIRef
     Dataset: URIRef
+    SoftwareSourceCode: URIRef
     name: URIRef
     givenName: URIRef
     familyName: URIRef
@@ -98,6 +99,7 @@ class BIBO(DefinedNamespace):
     Series: URIRef
     authorList: URIRef
     presentedAt: URIRef
+    doi: URIRef
     presents: URIRef
     shortTitle: URIRef
     status: URIRef
@@ -142,6 +144,8 @@ class KG(DefinedNamespace):
     advisorLabel: URIRef
     programPartner: URIRef
     sha256: URIRef
+    otherValue: URIRef
+    recordFormat: URIRef
 
 
 PREFIXES: dict[str, str] = {

@@ -85,7 +85,7 @@ def _publication(document: YamlDocument, path: FieldPath, value: object) -> Publ
         venue_as_written=f.text("venue_as_written"), year=None if year is None else int(year),
         status=f.choice("status", ("published", "preprint"), "published"),
         notes=f.text_list("notes"), awards=f.text_list("awards"), links=_links(f, "links"),
-        origin=origin_of(document, path))
+        origin=origin_of(document, path), doi=f.identifier("doi", "doi"), same_as=f.linked_iris("same_as"))
     f.finish()
     return pub
 
@@ -170,7 +170,7 @@ def parse_profile(document: YamlDocument) -> Profile:
         id=profile_id, name=f.required_text("name"), given_name=f.text("given_name"),
         family_name=f.text("family_name"), other_names=tuple(other_names), title=f.text("title"),
         affiliation=f.text("affiliation"), email=f.text("email"), homepage=f.iri("homepage"),
-        same_as=f.iri_list("same_as"), summary=f.text("summary"), research_areas=f.text_list("research_areas"),
+        same_as=f.linked_iris("same_as"), summary=f.text("summary"), research_areas=f.text_list("research_areas"),
         links=_links(f, "links"), projects=tuple(projects),
         experience=_simple_list(f, "experience", _experience),
         education=_simple_list(f, "education", _education),

@@ -8,9 +8,13 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import FOAF, PROV
 
 from ..iris import Minter, slugify
+from ..linking import Linking
+from ..linking import link as link_records
 from ..model import Corpus, Education, Experience, Origin, Profile
 from ..namespaces import KG, RDF, SDO, bind_prefixes
+from ..records import record_slug
 from ..resolve import Resolution, resolve
+from .records import RecordMapper, record_provenance
 from .reference import reference_graph
 from .works import person_node, publication_triples, year_literal
 
@@ -224,9 +228,27 @@ def with_reference(corpus: Corpus, minter: Minter, reference_sha256: str) -> Map
     return result
 
 
+def map_records(corpus: Corpus, minter: Minter, resolution: Resolution, linking: Linking,
+                result: MappedGraphs) -> None:
+    """Add one graph per downloaded record to mapped graphs."""
+    for record in corpus.records:
+        graph_iri = minter.record_graph(record_slug(record))
+        graph = bind_prefixes(RecordMapper(minter, resolution, linking, record, result.origins).run())
+        record_provenance(graph, minter, graph_iri, record, record.name)
+        result.graphs[graph_iri] = graph
+        result.sources[graph_iri] = record.origin.file
+
+
+def default_linking(corpus: Corpus, resolution: Resolution) -> Linking:
+    """The records' linking under the default source precedence."""
+    from ..config import Config
+
+    return link_records(corpus, resolution, Config().precedence)
+
+
 def map_corpus(corpus: Corpus, minter: Minter, resolution: Resolution | None = None,
-               reference_sha256: str = "") -> MappedGraphs:
-    """Map a whole corpus: the reference graph and one graph per profile."""
+               reference_sha256: str = "", linking: Linking | None = None) -> MappedGraphs:
+    """Map a whole corpus: the reference graph, one graph per profile and one per downloaded record."""
     resolution = resolution or resolve(corpus)
     result = with_reference(corpus, minter, reference_sha256)
     for profile in corpus.profiles:
@@ -235,4 +257,5 @@ def map_corpus(corpus: Corpus, minter: Minter, resolution: Resolution | None = N
         provenance(graph, minter, graph_iri, f"profiles/{profile.id}.yaml", profile.sha256)
         result.graphs[graph_iri] = graph
         result.sources[graph_iri] = profile.origin.file
+    map_records(corpus, minter, resolution, linking or default_linking(corpus, resolution), result)
     return result

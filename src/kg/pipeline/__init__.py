@@ -7,7 +7,7 @@ import resource
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -16,16 +16,18 @@ from rdflib import Graph, URIRef
 
 from ..config import Config
 from ..edits import replay_edits, write_lock
-from ..errors import ValidationFailed
+from ..errors import Location, SourceError, SourceErrors, ValidationFailed
 from ..iris import Minter
+from ..linking import Conflict, Linking, link
 from ..mapping import MappedGraphs, map_corpus
 from ..mapping.cache import MapCache, MapStats, graph_digest, graph_size, map_corpus_cached
 from ..model import Corpus
 from ..parsing import parse_corpus
 from ..reasoning import inferred_triples
 from ..reasoning.rules import LocalRules, compile_rules, has_joins, unsupported_axioms
-from ..resolve import BuildWarning, resolve
-from ..sources import DataFiles, read_data_dir
+from ..records import read_records_dir
+from ..resolve import BuildWarning, Resolution, resolve
+from ..sources import DataFiles, format_path, read_data_dir
 from ..store import to_ox, write_store
 from ..turtle_files import load_turtle_dir
 from ..validation import ValidationReport, validate_graphs
@@ -52,22 +54,56 @@ def _reference_sha(files: DataFiles) -> str:
     return digest.hexdigest()
 
 
+@dataclass
+class LinkedData:
+    """A data directory read, checked, resolved and linked, before mapping."""
+
+    corpus: Corpus
+    resolution: Resolution
+    linking: Linking
+    reference_sha: str
+
+    @property
+    def warnings(self) -> tuple[BuildWarning, ...]:
+        """Every source-data warning: profiles (kg.resolve), records' own, and record linking."""
+        records = [BuildWarning(Location(Path(w.origin.file), w.origin.line, format_path(w.origin.path)), w.message)
+                   for r in self.corpus.records for w in r.warnings]
+        return self.resolution.warnings + tuple(records) + tuple(self.linking.warnings)
+
+
+def read_linked(config: Config) -> LinkedData:
+    """Read a data directory's profiles, reference data and records; resolve and link them."""
+    files = read_data_dir(config.data)
+    errors: list[SourceError] = []
+    try:
+        corpus = parse_corpus(files)
+    except (SourceError, SourceErrors) as error:
+        errors += error.errors if isinstance(error, SourceErrors) else [error]
+    try:
+        records = read_records_dir(config.data)
+    except SourceErrors as error:
+        errors += error.errors
+    if errors:
+        raise SourceErrors(errors)
+    corpus = replace(corpus, records=records)
+    resolution = resolve(corpus)
+    linking = link(corpus, resolution, config.precedence)
+    return LinkedData(corpus, resolution, linking, _reference_sha(files))
+
+
 def map_data(config: Config) -> tuple[Corpus, MappedGraphs]:
     """Read, check, resolve and map a data directory."""
-    files = read_data_dir(config.data)
-    corpus = parse_corpus(files)
-    mapped = map_corpus(corpus, Minter(config.base), resolve(corpus), _reference_sha(files))
-    return corpus, replay_edits(config, mapped)  # accepted HTTP edits (data/edits/edits.nq, see kg.edits)
+    data = read_linked(config)
+    mapped = map_corpus(data.corpus, Minter(config.base), data.resolution, data.reference_sha, data.linking)
+    return data.corpus, replay_edits(config, mapped)  # accepted HTTP edits (data/edits/edits.nq, see kg.edits)
 
 
-def _map_cached(config: Config, cache: MapCache) -> tuple[Corpus, MappedGraphs, MapStats, tuple[BuildWarning, ...]]:
-    """map_data before the edits are replayed, with unchanged profiles read from the build cache; and the source
-    data's warnings (kg.resolve)."""
-    files = read_data_dir(config.data)
-    corpus = parse_corpus(files)
-    resolution = resolve(corpus)
-    mapped, stats = map_corpus_cached(corpus, Minter(config.base), resolution, _reference_sha(files), cache)
-    return corpus, mapped, stats, resolution.warnings
+def _map_cached(config: Config, cache: MapCache) -> tuple[LinkedData, MappedGraphs, MapStats]:
+    """map_data before the edits are replayed, with unchanged profiles read from the build cache."""
+    data = read_linked(config)
+    mapped, stats = map_corpus_cached(data.corpus, Minter(config.base), data.resolution, data.reference_sha, cache,
+                                      data.linking)
+    return data, mapped, stats
 
 
 def build_cache(config: Config) -> Path:
@@ -95,6 +131,7 @@ class BuildResult:
     report: ValidationReport
     seconds: dict[str, float] = field(default_factory=dict)
     warnings: tuple[BuildWarning, ...] = ()  # source-data warnings (kg.resolve); SHACL warnings are in report
+    conflicts: tuple[Conflict, ...] = ()  # where downloaded records and profiles disagree (kg.linking)
 
 
 def peak_memory_mb() -> float:
@@ -124,7 +161,8 @@ def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildRes
     local = not config.remote
     folder = build_cache(config)
     cache = MapCache(folder / "map" if local else None)
-    corpus, raw, stats, warnings = _map_cached(config, cache)
+    data, raw, stats = _map_cached(config, cache)
+    corpus, warnings = data.corpus, data.warnings
     mapped = replay_edits(config, raw)  # accepted HTTP edits (data/edits/edits.nq, see kg.edits)
     stage("map", f"{stats.cached} of {stats.profiles} profiles cached")
     ontology = load_turtle_dir(config.ontology)
@@ -145,7 +183,7 @@ def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildRes
     if local:
         save_state(folder, state)
         cache.prune()
-    return BuildResult(written[0], written[1], report, timings, warnings)
+    return BuildResult(written[0], written[1], report, timings, warnings, tuple(data.linking.conflicts))
 
 
 def _incremental(config: Config, mapped: MappedGraphs, ontology: Graph, state: BuildState,

@@ -9,7 +9,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from ..errors import Location, SourceError
+from ..errors import Location, SourceError, SourceErrors
+from ..iris import slugify
 from ..model import Record
 from ..source_files import read_limited
 from . import crossref, openalex
@@ -71,3 +72,23 @@ def record_files(folder: Path) -> list[Path]:
         return []
     return sorted(p for p in folder.rglob("*") if p.suffix.lower() in RECORD_SUFFIXES
                   and not any(part.startswith(".") for part in p.relative_to(folder).parts))
+
+
+def record_slug(record: Record) -> str:
+    """The slug of a record's graph: its path under data/records/, suffix included."""
+    return slugify(record.name.removeprefix("records/"), max_length=120)
+
+
+def read_records_dir(root: Path, display_root: str = "") -> tuple[Record, ...]:
+    """Every record under root/records/ (sorted); all files' errors are reported together."""
+    records, errors = [], []
+    shown = display_root or root.name
+    for path in record_files(root / "records"):
+        relative = path.relative_to(root).as_posix()
+        try:
+            records.append(read_record(path, f"{shown}/{relative}", relative))
+        except SourceError as error:
+            errors.append(error)
+    if errors:
+        raise SourceErrors(errors)
+    return tuple(records)

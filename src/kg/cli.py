@@ -86,8 +86,11 @@ def _build(config: Config, reasoner: str = "rules", timings: bool = False) -> No
         click.echo(str(warning), err=True)
     for violation in result.report.warnings:
         click.echo(violation.text(), err=True)
+    for conflict in result.conflicts:
+        click.echo(f"conflict: {conflict}", err=True)
     click.echo(f"violations: {len(result.report.errors)}, "
-               f"warnings: {len(result.report.warnings) + len(result.warnings)}")
+               f"warnings: {len(result.report.warnings) + len(result.warnings)}"
+               + (f", conflicts between sources: {len(result.conflicts)} (kg conflicts)" if result.conflicts else ""))
 
 
 @main.command()
@@ -130,6 +133,30 @@ def validate(data: Path | None, fmt: str) -> None:
         click.echo(report.text())
     if not report.conforms:
         sys.exit(ValidationFailed.exit_code)
+
+
+@main.command()
+@DATA_OPTION
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Output format.")
+@reports_errors
+def conflicts(data: Path | None, fmt: str) -> None:
+    """List where profiles and downloaded records disagree (title, year, author count, a person's name).
+
+    Each line names the entity, the property and every value with the files that give it; the first value is
+    the one the default graph shows (KG_SOURCE_PRECEDENCE). Example: kg conflicts --format json
+    """
+    from .pipeline import read_linked
+
+    found = read_linked(Config.from_env(data=data)).linking.conflicts
+    if fmt == "json":
+        click.echo(json.dumps([{"kind": c.kind, "id": c.slug, "label": c.label, "property": c.property,
+                                "values": [{"value": v, "sources": list(f)} for v, f in c.values]}
+                               for c in found], indent=2, ensure_ascii=False))
+        return
+    for conflict in found:
+        click.echo(str(conflict))
+    click.echo(f"conflicts: {len(found)}")
 
 
 def _table(variables: list[str], rows: list[list[str]]) -> str:

@@ -17,7 +17,8 @@ def _write(path: Path, text: str) -> None:
     write_atomically(path, text)
 
 
-HELP = """Import a homepage (plain text or saved HTML) or a BibTeX file as a draft profile.
+HELP = """Import a homepage (plain text or saved HTML) or a BibTeX file as a draft profile; or preview a
+downloaded record (ORCID, dblp, Wikidata, OpenAlex, Crossref, DataCite) and draft a profile from a person record.
 
 Prints the YAML, or writes it to -o OUT.yaml. Nothing is invented: what the input does not state
 stays empty; '# review:' comments mark what to check; unparsed parts are kept as comments at the end.
@@ -29,25 +30,55 @@ Example: kg import homepage.txt -o data/profiles/ada-lovelace.yaml
 """
 
 
+def _emit(text: str, output: Path | None) -> None:
+    """Print the YAML, or write it to the output file."""
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        _write(output, text)
+    except OSError as exc:
+        click.echo(f"error: {output}: cannot write: {exc.strerror}", err=True)
+        sys.exit(1)
+    click.echo(f"wrote {output}", err=True)
+
+
+def _import_record(file: Path, output: Path | None, data: Path) -> bool:
+    """Preview a downloaded record (and draft a profile from a person record); False when FILE is no record."""
+    from .detect import read_input
+    from .from_record import import_record, read_as_record
+    from .venues import Reference
+
+    record = read_as_record(read_input(file).encode("utf-8"), file)
+    if record is None:
+        return False
+    result = import_record(record, Reference.load(data), file)
+    if result.yaml_text is not None:
+        _emit(result.yaml_text, output)
+    for line in result.preview:
+        click.echo(line, err=True)
+    if result.profile_id is not None:
+        click.echo(f"suggested file data/profiles/{result.profile_id}.yaml; keep the record in data/records/ too",
+                   err=True)
+    else:
+        click.echo(f"no single person to draft a profile from; copy {file.name} into data/records/ and kg build "
+                   "merges what it describes by identifier", err=True)
+    return True
+
+
 def _import(file: Path, output: Path | None, name: str | None, data: Path) -> None:
     """Run the import and print or write the YAML; errors exit with the error's code."""
     from . import import_file
 
     try:
+        if _import_record(file, output, data):
+            return
         result = import_file(file, name=name, data=data)
     except KgError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(exc.exit_code)
     reviews = len(re.findall(r"^\s*# review:", result.yaml_text, re.M))
-    if output is None:
-        click.echo(result.yaml_text, nl=False)
-    else:
-        try:
-            _write(output, result.yaml_text)
-        except OSError as exc:
-            click.echo(f"error: {output}: cannot write: {exc.strerror}", err=True)
-            sys.exit(1)
-        click.echo(f"wrote {output}", err=True)
+    _emit(result.yaml_text, output)
     click.echo(f"imported {result.kind}: {len(result.draft.items('publications'))} publications, "
                f"{len(result.draft.items('experience'))} positions, {len(result.draft.items('education'))} "
                f"degrees; {reviews} to review; suggested file data/profiles/{result.profile_id}.yaml", err=True)

@@ -14,6 +14,7 @@ its source's graph and listed as a Conflict.
 
 from __future__ import annotations
 
+import unicodedata
 from collections import defaultdict
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
@@ -138,6 +139,35 @@ class Linking:
     def organization(self, org: RecordOrg) -> str:
         """Slug of the node an organisation named in a record is."""
         return self.org_slugs[_org_key(org)]
+
+
+def _folded(name: str) -> list[str]:
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    return normalize_name(ascii_name.replace("-", " ")).split()
+
+
+def same_person_name(a: str, b: str) -> bool:
+    """Whether two names can be written forms of one name: accents, punctuation and middle initials aside.
+
+    >>> same_person_name("Ioannis Xénarios", "Ioannis Xenarios"), same_person_name("Ada M. Example", "Ada Example")
+    (True, True)
+    >>> same_person_name("C. S. Hardtke", "Christian S Hardtke"), same_person_name("Ada Example", "Bo Example")
+    (True, False)
+    """
+    ta, tb = _folded(a), _folded(b)
+    if not ta or not tb or ta[-1] != tb[-1]:
+        return False
+    short, long = sorted((ta[:-1], tb[:-1]), key=len)
+    position = 0
+    for token in short:
+        while position < len(long) and not (long[position] == token or (len(token) == 1 and
+                                                                        long[position][0] == token) or
+                                             (len(long[position]) == 1 and token[0] == long[position])):
+            position += 1
+        if position == len(long):
+            return False
+        position += 1
+    return True
 
 
 def _org_key(org: RecordOrg) -> Key:
@@ -415,7 +445,7 @@ class _Linker:
                     if ident not in self.out.person_ids[slug]:
                         self.out.person_ids[slug].append(ident)
             names = {m: self.person_names[m] for m in ordered}
-            if len({normalize_name(n) for n in names.values()}) > 1:
+            if any(not same_person_name(name, n) for n in names.values()):
                 self.out.conflicts.append(Conflict("person", slug, name, "name", self._values(ordered, dict(names))))
         curated_by_name = {normalize_name(n): s for s, n in self.resolution.person_names.items()}
         for key, slugs in by_name.items():

@@ -13,14 +13,14 @@ from ..errors import Location, SourceError, SourceErrors
 from ..iris import slugify
 from ..model import Record
 from ..source_files import read_limited
-from . import crossref, openalex
+from . import crossref, datacite, openalex, orcid
 from .files import load_json, load_xml
 from .reading import RecordReader, Shape, record_of
 
 RECORD_SETTING = "KG_MAX_RECORD_BYTES"
 RECORD_SUFFIXES = (".json", ".xml", ".nt", ".ttl", ".rdf", ".bib")
-JSON_SHAPES: list[Shape] = [*crossref.SHAPES, *openalex.SHAPES]
-XML_SHAPES: list[Shape] = []
+JSON_SHAPES: list[Shape] = [*crossref.SHAPES, *openalex.SHAPES, *orcid.JSON_SHAPES, *datacite.JSON_SHAPES]
+XML_SHAPES: list[Shape] = [*orcid.XML_SHAPES, *datacite.XML_SHAPES]
 TEXT_SHAPES: list[Shape] = []
 FORMATS = "ORCID v3.0 JSON or XML, dblp person XML or RDF, Wikidata entity JSON, OpenAlex, Crossref or DataCite"
 

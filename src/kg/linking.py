@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import Location
-from .identifiers import from_iri
+from .identifiers import SCHEME_LABELS, from_iri
 from .iris import slugify
 from .model import Corpus, ExternalId, Record, RecordAuthor, RecordOrg, RecordWork
 from .resolve import BuildWarning, Resolution, normalize_name
@@ -168,6 +168,11 @@ def same_person_name(a: str, b: str) -> bool:
             return False
         position += 1
     return True
+
+
+def _name_from_ids(ids: list[ExternalId]) -> str:
+    """A stand-in name for a person a record knows only by identifier ('ORCID iD 0000-…')."""
+    return f"{SCHEME_LABELS[ids[0].scheme]} {ids[0].value}" if ids else "unnamed person"
 
 
 def _org_key(org: RecordOrg) -> Key:
@@ -422,10 +427,10 @@ class _Linker:
         by_name: dict[str, list[str]] = defaultdict(list)
         for _, members in self.people.groups().items():
             curated = [m for m in members if m[0] == "curated"]
-            ordered = sorted(members, key=lambda m: (m[0] != "curated", self.out.rank(self._person_source(m)),
-                                                     m[0] != "person", str(m)))
+            ordered = sorted(members, key=lambda m: (m[0] != "curated", not self.person_names[m],
+                                                     self.out.rank(self._person_source(m)), m[0] != "person", str(m)))
             head = ordered[0]
-            name = self.person_names[head]
+            name = self.person_names[head] or _name_from_ids(self.ids_of[head])
             if curated:
                 slug = str(curated[0][1])
                 name = self.resolution.person_names.get(slug, name)
@@ -444,7 +449,7 @@ class _Linker:
                 for ident in self.ids_of[member]:
                     if ident not in self.out.person_ids[slug]:
                         self.out.person_ids[slug].append(ident)
-            names = {m: self.person_names[m] for m in ordered}
+            names = {m: self.person_names[m] for m in ordered if self.person_names[m]}
             if any(not same_person_name(name, n) for n in names.values()):
                 self.out.conflicts.append(Conflict("person", slug, name, "name", self._values(ordered, dict(names))))
         curated_by_name = {normalize_name(n): s for s, n in self.resolution.person_names.items()}

@@ -76,7 +76,7 @@ class RecordMapper:
         preferred = self.linking.person_preferred.get(slug) == self.source
         if preferred or written == shown:
             self.add(node, SDO.name, Literal(shown))
-        if written != shown:
+        if written and written != shown:
             self.add(node, SDO.alternateName, Literal(written))
         for candidate in self.linking.possible_same_as.get(slug, ()):
             self.add(node, KG.possibleSameAs, self.minter.person(candidate))

@@ -21,6 +21,7 @@ from rdflib.namespace import DCTERMS, RDFS, VOID, XSD
 
 from ..exports import Selection, export, load_context
 from ..formats import Format, negotiate
+from ..identifiers import IRI_PREFIXES, SCHEME_LABELS
 from ..iris import Minter, graph_kind
 from ..namespaces import ONTOLOGY_IRI, PREFIXES
 from ..query.results import serialize_rdf
@@ -76,6 +77,7 @@ class Statistics:
     graphs: list[tuple[str, int]] = field(default_factory=list)
     examples: list[str] = field(default_factory=list)
     uri_space: str = ""
+    linksets: list[tuple[str, str, int]] = field(default_factory=list)
 
 
 def _count(store: Store, sparql: str) -> int:
@@ -98,7 +100,20 @@ def compute_statistics(store: Store, base: str) -> Statistics:
         properties=_count(store, "SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE { ?s ?p ?o }"),
         distinct_subjects=_count(store, "SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s ?p ?o }"),
         distinct_objects=_count(store, "SELECT (COUNT(DISTINCT ?o) AS ?n) WHERE { ?s ?p ?o }"),
-        classes=classes, graphs=graphs, examples=[f"{space}person/{slug}" for slug in profiles], uri_space=space)
+        classes=classes, graphs=graphs, examples=[f"{space}person/{slug}" for slug in profiles], uri_space=space,
+        linksets=_linksets(store, literal))
+
+
+def _linksets(store: Store, space: str) -> list[tuple[str, str, int]]:
+    """(scheme, IRI prefix, links) for each outside system kg's nodes link to with schema:sameAs."""
+    found = []
+    for scheme, prefix in IRI_PREFIXES.items():
+        target = str(ox.Literal(prefix))
+        count = _count(store, "SELECT (COUNT(*) AS ?n) WHERE { ?s <http://schema.org/sameAs> ?o "
+                              f"FILTER(STRSTARTS(STR(?s), {space}) && STRSTARTS(STR(?o), {target})) }}")
+        if count:
+            found.append((scheme, prefix, count))
+    return found
 
 
 def statistics(store: Store, base: str) -> Statistics:
@@ -142,6 +157,17 @@ def void_graph(stats: Statistics, built_at: str | None) -> Graph:
         graph.add((dataset, VOID.classPartition, partition))
         graph.add((partition, VOID["class"], URIRef(class_iri)))
         graph.add((partition, VOID.entities, Literal(count, datatype=XSD.integer)))
+    for scheme, prefix, count in stats.linksets:
+        linkset, target = URIRef(f"{dataset}-links-{scheme}"), URIRef(f"{dataset}-{scheme}")
+        graph.add((dataset, VOID.subset, linkset))
+        graph.add((linkset, RDF.type, VOID.Linkset))
+        graph.add((linkset, VOID.linkPredicate, URIRef("http://schema.org/sameAs")))
+        graph.add((linkset, VOID.subjectsTarget, dataset))
+        graph.add((linkset, VOID.objectsTarget, target))
+        graph.add((linkset, VOID.triples, Literal(count, datatype=XSD.integer)))
+        graph.add((target, RDF.type, VOID.Dataset))
+        graph.add((target, VOID.uriSpace, Literal(prefix)))
+        graph.add((target, DCTERMS.title, Literal(SCHEME_LABELS[scheme].removesuffix(" id") + " identifiers")))
     for name, count in stats.graphs:
         graph.add((dataset, VOID.subset, URIRef(name)))
         graph.add((URIRef(name), RDF.type, VOID.Dataset))

@@ -7,22 +7,26 @@ element and its namespace, RDF text (dblp) by its vocabulary. Nothing is fetched
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 from ..errors import Location, SourceError, SourceErrors
 from ..iris import slugify
 from ..model import Record
 from ..source_files import read_limited
-from . import crossref, datacite, openalex, orcid
+from . import bibtex, crossref, datacite, dblp, dblp_rdf, openalex, orcid, wikidata
 from .files import load_json, load_xml
 from .reading import RecordReader, Shape, record_of
 
 RECORD_SETTING = "KG_MAX_RECORD_BYTES"
 RECORD_SUFFIXES = (".json", ".xml", ".nt", ".ttl", ".rdf", ".bib")
-JSON_SHAPES: list[Shape] = [*crossref.SHAPES, *openalex.SHAPES, *orcid.JSON_SHAPES, *datacite.JSON_SHAPES]
-XML_SHAPES: list[Shape] = [*orcid.XML_SHAPES, *datacite.XML_SHAPES]
-TEXT_SHAPES: list[Shape] = []
-FORMATS = "ORCID v3.0 JSON or XML, dblp person XML or RDF, Wikidata entity JSON, OpenAlex, Crossref or DataCite"
+JSON_SHAPES: list[Shape] = [*crossref.SHAPES, *openalex.SHAPES, *orcid.JSON_SHAPES, *datacite.JSON_SHAPES,
+                             *wikidata.SHAPES]
+XML_SHAPES: list[Shape] = [*orcid.XML_SHAPES, *datacite.XML_SHAPES, *dblp.SHAPES]
+TEXT_SHAPES: list[Shape] = [*dblp_rdf.SHAPES, *bibtex.SHAPES]
+TRIPLE_START = re.compile(r"<[A-Za-z][\w+.-]*:[^\s<>\"]*>\s+<[A-Za-z][\w+.-]*:")  # N-Triples begins with <IRI> <IRI>
+FORMATS = ("ORCID v3.0 JSON or XML, dblp person XML or RDF (N-Triples, Turtle), Wikidata entity JSON, OpenAlex, "
+           "Crossref or DataCite JSON, DataCite kernel-4 XML and BibTeX")
 
 
 def _unknown(display: str, what: str) -> SourceError:
@@ -43,7 +47,7 @@ def parse_record(data: bytes, display: str, name: str = "") -> Record:
     if start in ("{", "["):
         document: object = load_json(text, display)
         shapes, what = JSON_SHAPES, "this JSON"
-    elif start == "<":
+    elif start == "<" and not TRIPLE_START.match(text.lstrip()):
         document = load_xml(text.encode("utf-8"), display)
         shapes, what = XML_SHAPES, f"XML with root element <{getattr(document, 'name', '?')}>"
     else:

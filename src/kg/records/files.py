@@ -32,6 +32,7 @@ class Element:
     line: int
     children: list[Element] = field(default_factory=list)
     text: str = ""
+    content: list[str | Element] = field(default_factory=list, repr=False)  # text and children in document order
 
     def find(self, *names: str) -> Element | None:
         """The first descendant reached by a path of child names, or None."""
@@ -49,6 +50,10 @@ class Element:
         node = self.find(*names)
         text = " ".join(node.text.split()) if node is not None else ""
         return text or None
+
+    def full_text(self) -> str:
+        """All the text inside the element, markup children included in place, whitespace collapsed."""
+        return " ".join("".join(p if isinstance(p, str) else p.full_text() for p in self.content).split())
 
     def iter(self, name: str) -> Iterator[Element]:
         """Every descendant with a name, in document order."""
@@ -77,6 +82,8 @@ def load_xml(data: bytes, display: str) -> Element:
     def start(name: str, attributes: dict[str, str]) -> None:
         element = Element(_local(name), {_local(k): v for k, v in attributes.items()}, parser.CurrentLineNumber)
         (stack[-1].children if stack else roots).append(element)
+        if stack:
+            stack[-1].content.append(element)
         stack.append(element)
 
     def end(_: str) -> None:
@@ -85,6 +92,7 @@ def load_xml(data: bytes, display: str) -> Element:
     def characters(text: str) -> None:
         if stack:
             stack[-1].text += text
+            stack[-1].content.append(text)
 
     parser.StartDoctypeDeclHandler = refuse
     parser.EntityDeclHandler = refuse

@@ -151,7 +151,7 @@ def test_a_work_record_merges_with_a_profile_publication_by_doi_and_keeps_the_cu
         "work graph-sampling-at-scale (Graph Sampling at Scale): year differs: '2020' (data/profiles/ada-example.yaml)"
         "; '2021' (data/records/works.json); the first is shown", "conflicts: 1"]
     bad = [str(w) for w in result.warnings if "not a valid ORCID" in str(w)]
-    assert bad == ["data/records/works.json: warning: results[0].authorships[1].author.orcid: "
+    assert bad == ["data/records/works.json: warning: "
                    "'https://orcid.org/0000-0002-1694-2338' is not a valid ORCID iD at "
                    "results[0].authorships[1].author.orcid; it is not used to merge records (correct it at the "
                    "source, or download the record again)"]
@@ -227,3 +227,17 @@ def test_a_newer_record_replaces_only_its_own_graph(tmp_path: Path) -> None:
     assert {str(q) for q in after.quads_for_pattern(None, None, None, graph)} == profile
     titles = {r[0] for r in _rows(after, "SELECT ?t WHERE { ?w schema:name ?t }")}
     assert "A Renamed Paper" in titles and "A Second Example Paper" not in titles
+
+
+def test_the_work_page_marks_where_sources_disagree(tmp_path: Path) -> None:
+    from kg.server import create_app
+
+    data = _data(tmp_path, {"ada-example": ADA}, {"works.json": FIXTURES / "openalex/works-list.json"})
+    config = Config(data=data, store=tmp_path / "store", query_workers=0)
+    build(config)
+    client = create_app(config).test_client()
+    page = client.get("/page/work/graph-sampling-at-scale").get_data(as_text=True)
+    assert "Sources disagree" in page and "schema:datePublished: 2021" in page
+    assert "https://doi.org/10.1234/example.2021.7" in page
+    void = client.get("/void", headers={"Accept": "application/n-triples"}).get_data(as_text=True)
+    assert "<http://rdfs.org/ns/void#Linkset>" in void and '"https://orcid.org/"' in void

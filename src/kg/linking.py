@@ -87,14 +87,16 @@ class _Sets:
 
 def record_works(record: Record) -> Iterator[tuple[int, RecordWork, int | None]]:
     """Every work of a record with its index, and the index of the record's person it belongs to (or None)."""
-    index = 0
+    index, seen = 0, set()
     for p, person in enumerate(record.people):
         for work in person.works:
+            seen.add(id(work))
             yield index, work, p
             index += 1
     for work in record.works:
-        yield index, work, None
-        index += 1
+        if id(work) not in seen:  # a dblp page lists its person's works in both places
+            yield index, work, None
+            index += 1
 
 
 @dataclass

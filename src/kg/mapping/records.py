@@ -15,15 +15,14 @@ from rdflib.namespace import DCTERMS, PROV, RDFS
 from ..iris import SYSTEMS, Minter, slugify
 from ..linking import Linking, record_works
 from ..model import ExternalId, Origin, Record, RecordAuthor, RecordPerson, RecordRole, RecordWork
-from ..namespaces import BIBO, BIBO_STATUS, KG, RDF, SDO
+from ..namespaces import BIBO, KG, RDF, SDO
 from ..resolve import Resolution
 from .works import year_literal
 
-WORK_TYPES = {  # a record's work kind to its classes; anything else is a scholarly article
-    "dataset": (SDO.Dataset,), "software": (SDO.SoftwareSourceCode,), "Dataset": (SDO.Dataset,),
-    "Software": (SDO.SoftwareSourceCode,),
-}
 ARTICLE_TYPES = (SDO.ScholarlyArticle, BIBO.AcademicArticle)
+WORK_TYPES = {  # a record's work kind (lower-cased) to its classes beyond a scholarly work's
+    "dataset": (SDO.Dataset,), "software": (SDO.SoftwareSourceCode,),
+}
 ROLE_NAMES = {"employment": "employee", "education": "student", "affiliation": "affiliated researcher"}
 
 
@@ -150,7 +149,7 @@ class RecordMapper:
         slug = self.linking.work(self.record, index)
         node = self.minter.work(slug)
         self.origins.setdefault(node, work.origin)
-        for rdf_type in WORK_TYPES.get(work.kind or "", ARTICLE_TYPES):
+        for rdf_type in ARTICLE_TYPES + WORK_TYPES.get((work.kind or "").lower(), ()):
             self.add(node, RDF.type, rdf_type)
         self.same_as(node, work.ids)
         authors = [(self.linking.author(self.record, index, i), a) for i, a in enumerate(work.authors)]
@@ -183,9 +182,7 @@ class RecordMapper:
         self.add(node, DCTERMS.title, Literal(work.title))
         if work.year is not None:
             self.add(node, SDO.datePublished, year_literal(work.year))
-        if any(t in ARTICLE_TYPES for t in WORK_TYPES.get(work.kind or "", ARTICLE_TYPES)):
-            self.add(node, SDO.creativeWorkStatus, Literal("Published"))
-            self.add(node, BIBO.status, BIBO_STATUS.peerReviewed)
+        self.add(node, SDO.creativeWorkStatus, Literal("Published"))
         if work.venue:
             self.add(node, KG.venueAsWritten, Literal(work.venue))
             self.add(node, SDO.isPartOf, self.venue(work))

@@ -27,7 +27,7 @@ from ..reasoning import inferred_triples
 from ..reasoning.rules import LocalRules, compile_rules, has_joins, unsupported_axioms
 from ..records import read_records_dir
 from ..resolve import BuildWarning, Resolution, resolve
-from ..sources import DataFiles, format_path, read_data_dir
+from ..sources import DataFiles, read_data_dir
 from ..store import to_ox, write_store
 from ..turtle_files import load_turtle_dir
 from ..validation import ValidationReport, validate_graphs
@@ -66,7 +66,7 @@ class LinkedData:
     @property
     def warnings(self) -> tuple[BuildWarning, ...]:
         """Every source-data warning: profiles (kg.resolve), records' own, and record linking."""
-        records = [BuildWarning(Location(Path(w.origin.file), w.origin.line, format_path(w.origin.path)), w.message)
+        records = [BuildWarning(Location(Path(w.origin.file), w.origin.line), w.message)  # the message names the place
                    for r in self.corpus.records for w in r.warnings]
         return self.resolution.warnings + tuple(records) + tuple(self.linking.warnings)
 

@@ -39,6 +39,8 @@ from .resources import (
 )
 
 bp = Blueprint("pages", __name__)
+RDF_PREDICATE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#predicate"
+RDF_VALUE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#value"
 _DEFAULT = ox.DefaultGraph()
 
 
@@ -239,8 +241,19 @@ def work_view(r: Reader, work: Any) -> dict[str, Any]:
     view.update(publication(r, work))
     view.update({"venue_as_written": r.text(work, K.venueAsWritten),
                  "link_labels": r.texts(work, K.linkLabel),
-                 "equal_marks": any(a["equal"] for a in view["authors"])})
+                 "equal_marks": any(a["equal"] for a in view["authors"]),
+                 "other_values": other_values(r, work)})
     return view
+
+
+def other_values(r: Reader, node: Any) -> list[dict[str, str]]:
+    """Values less preferred sources give for single-valued properties (kg:otherValue), for the conflict mark."""
+    rows = []
+    for cell in r.values(node, K.otherValue):
+        predicates, values = r.values(cell, RDF_PREDICATE), r.values(cell, RDF_VALUE)
+        if predicates and values:
+            rows.append({"property": compact(predicates[0].value), "value": values[0].value})
+    return sorted(rows, key=lambda row: (row["property"], row["value"]))
 
 
 def organization_view(r: Reader, org: Any) -> dict[str, Any]:

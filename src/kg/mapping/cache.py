@@ -29,7 +29,7 @@ from ..linking import Linking
 from ..model import Corpus, Origin, Profile
 from ..namespaces import bind_prefixes
 from ..resolve import Resolution
-from . import MappedGraphs, ProfileMapper, map_records, provenance, with_reference
+from . import MappedGraphs, ProfileMapper, default_linking, map_records, provenance, with_reference
 
 FORMAT = 1
 _MISSING = ("missing",)
@@ -260,7 +260,7 @@ def _map_profile(profile: Profile, minter: Minter, resolution: Resolution, graph
 
 
 def map_corpus_cached(corpus: Corpus, minter: Minter, resolution: Resolution, reference_sha256: str,
-                      cache: MapCache, linking: Linking) -> tuple[MappedGraphs, MapStats]:
+                      cache: MapCache, linking: Linking | None = None) -> tuple[MappedGraphs, MapStats]:
     """map_corpus (kg.mapping) with unchanged profiles read from the cache; the result is the same."""
     result, stats = with_reference(corpus, minter, reference_sha256), MapStats(profiles=len(corpus.profiles))
     for profile in corpus.profiles:
@@ -285,5 +285,5 @@ def map_corpus_cached(corpus: Corpus, minter: Minter, resolution: Resolution, re
         result.graphs[graph_iri] = graph
         result.sources[graph_iri] = profile.origin.file
         stats.content_ids[graph_iri] = entry.content_id
-    map_records(corpus, minter, resolution, linking, result)
+    map_records(corpus, minter, resolution, linking or default_linking(corpus, resolution), result)
     return result, stats

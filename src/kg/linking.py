@@ -54,10 +54,13 @@ class _Sets:
     """Union-find over entity keys, remembering the order keys were first seen."""
 
     parent: dict[Key, Key] = field(default_factory=dict)
+    seen: dict[Key, int] = field(default_factory=dict)
+    sets: dict[Key, list[Key]] = field(default_factory=dict)
 
     def add(self, key: Key) -> None:
         """Make a key known."""
-        self.parent.setdefault(key, key)
+        if key not in self.parent:
+            self.parent[key], self.seen[key], self.sets[key] = key, len(self.seen), [key]
 
     def find(self, key: Key) -> Key:
         """The representative of a key's set."""
@@ -73,9 +76,13 @@ class _Sets:
         """Merge two keys' sets (the earlier-seen representative stays)."""
         ra, rb = self.find(a), self.find(b)
         if ra != rb:
-            order = list(self.parent)
-            first, second = (ra, rb) if order.index(ra) <= order.index(rb) else (rb, ra)
+            first, second = (ra, rb) if self.seen[ra] <= self.seen[rb] else (rb, ra)
             self.parent[second] = first
+            self.sets[first] += self.sets.pop(second)
+
+    def members(self, key: Key) -> list[Key]:
+        """The keys in a key's set."""
+        return self.sets[self.find(key)]
 
     def groups(self) -> dict[Key, list[Key]]:
         """Members of each set by representative, in first-seen order."""
@@ -170,6 +177,15 @@ def same_person_name(a: str, b: str) -> bool:
             return False
         position += 1
     return True
+
+
+def _free_slug(preferred: str, taken: set[str]) -> str:
+    """The preferred slug, or it with the first free -2, -3, ... suffix; the slug is then taken."""
+    slug, n = preferred, 2
+    while slug in taken:
+        slug, n = f"{preferred}-{n}", n + 1
+    taken.add(slug)
+    return slug
 
 
 def _name_from_ids(ids: list[ExternalId]) -> str:
@@ -300,6 +316,7 @@ class _Linker:
 
     def _merge_works_by_title(self) -> None:
         groups = self.works.groups()
+        position = {root: i for i, root in enumerate(groups)}
         by_title: dict[str, list[Key]] = defaultdict(list)
         for root, members in groups.items():
             for title in sorted({normalize_name(self.work_titles[m][0]) for m in members}):
@@ -312,7 +329,7 @@ class _Linker:
             titles = {normalize_name(self.work_titles[m][0]) for m in members}
             candidates = []
             for other in sorted({o for t in titles for o in by_title[t] if self.works.find(o) != self.works.find(root)},
-                                key=lambda k: list(groups).index(k)):
+                                key=position.__getitem__):
                 others = groups[other]
                 other_years = {self.work_titles[m][1] for m in others} - {None}
                 other_dois = self._group_ids(others, "doi")
@@ -331,7 +348,7 @@ class _Linker:
 
     def _group_author_ids(self, key: Key) -> dict[str, set[str]]:
         found: dict[str, set[str]] = defaultdict(set)
-        for member in self.people.groups().get(self.people.find(key), [key]):
+        for member in self.people.members(key):
             for ident in self.ids_of[member]:
                 found[ident.scheme].add(ident.value)
         return found
@@ -390,11 +407,7 @@ class _Linker:
             if curated:
                 slug = str(curated[0][1])
             else:
-                preferred = slug = slugify(self.work_titles[ordered[0]][0], max_length=60)
-                n = 2
-                while slug in taken:
-                    slug, n = f"{preferred}-{n}", n + 1
-                taken.add(slug)
+                slug = _free_slug(slugify(self.work_titles[ordered[0]][0], max_length=60), taken)
             for member in members:
                 if member[0] == "work":
                     self.out.work_slugs[member] = slug
@@ -425,7 +438,7 @@ class _Linker:
                                                self._values(ordered, dict(counts))))
 
     def _name_people(self) -> None:
-        taken = dict.fromkeys(self.resolution.person_slugs.values(), "")
+        taken = set(self.resolution.person_slugs.values())
         by_name: dict[str, list[str]] = defaultdict(list)
         for _, members in self.people.groups().items():
             curated = [m for m in members if m[0] == "curated"]
@@ -437,11 +450,7 @@ class _Linker:
                 slug = str(curated[0][1])
                 name = self.resolution.person_names.get(slug, name)
             else:
-                preferred = slug = slugify(name)
-                n = 2
-                while slug in taken:
-                    slug, n = f"{preferred}-{n}", n + 1
-                taken[slug] = ""
+                slug = _free_slug(slugify(name), taken)
                 by_name[normalize_name(name)].append(slug)
             self.out.person_names[slug] = name
             self.out.person_preferred[slug] = CURATED if curated else str(head[1])
@@ -484,11 +493,7 @@ class _Linker:
                 slug = next((known_ids[(i.scheme, i.value)] for i in org.ids if (i.scheme, i.value) in known_ids),
                             None) or self.resolution.org_lookup.find(org.name)
                 if slug is None:
-                    preferred = slug = slugify(org.name)
-                    n = 2
-                    while slug in taken:
-                        slug, n = f"{preferred}-{n}", n + 1
-                    taken.add(slug)
+                    slug = _free_slug(slugify(org.name), taken)
                     self.out.org_names[slug] = org.name
                 self.out.org_slugs[key] = slug
 

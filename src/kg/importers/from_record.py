@@ -12,6 +12,7 @@ import yaml
 from ..errors import SourceError
 from ..identifiers import iri
 from ..iris import slugify
+from ..linking import record_works
 from ..model import Record, RecordPerson, RecordRole, RecordWork
 from ..parsing import parse_profile
 from ..records import parse_record
@@ -58,7 +59,7 @@ def preview(record: Record) -> tuple[str, ...]:
 
 
 def _works(record: Record) -> list[RecordWork]:
-    return [w for p in record.people for w in p.works] + list(record.works)
+    return [work for _, work, _ in record_works(record)]
 
 
 def _org(role: RecordRole, ref: Reference) -> str:

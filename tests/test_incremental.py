@@ -17,6 +17,7 @@ from kg.config import Config
 from kg.errors import KgError
 from kg.iris import Minter
 from kg.mapping.cache import MapCache, answers_match, map_corpus_cached
+from kg.namespaces import OWL, RDF, SDO
 from kg.parsing import parse_corpus
 from kg.pipeline import BuildResult, build, build_cache
 from kg.resolve import resolve
@@ -224,6 +225,31 @@ def test_a_store_changed_since_the_last_build_gets_a_full_build(work: Path) -> N
     _, lines = _build(work / "data", work / "work" / "store")
     assert "full" in _line(lines, "reason")
     assert_same_as_clean_build(work)
+
+
+def test_owl_sameas_in_the_data_gets_full_builds_until_the_store_has_none(work: Path) -> None:
+    """owl:sameAs joins triples (equality rewrites every triple of the nodes it joins): no local incremental path."""
+    store = Store.open(work / "work" / "store")
+    rdf_type, person = ox.NamedNode(str(RDF.type)), ox.NamedNode(str(SDO.Person))
+    people = sorted({q.subject.value for q in store.ox.quads_for_pattern(None, rdf_type, person, None)})
+    del store
+    edits = work / "data" / "edits" / "edits.nq"
+    edits.parent.mkdir(exist_ok=True)
+    edits.write_text(f"<{people[0]}> <{OWL.sameAs}> <{people[1]}> <{Minter().default_graph()}> .\n", encoding="utf-8")
+    same = ox.NamedNode(str(OWL.sameAs))
+    _, lines = _build(work / "data", work / "work" / "store")
+    assert "full" in _line(lines, "reason")
+    inferred = ox.NamedNode(str(Minter().graph("inferred")))
+    reverse = ox.Quad(ox.NamedNode(people[1]), same, ox.NamedNode(people[0]), inferred)
+    assert reverse in Store.open(work / "work" / "store").ox
+    edits.unlink()  # the store still holds owl:sameAs: full again
+    _, lines = _build(work / "data", work / "work" / "store")
+    assert "full" in _line(lines, "reason")
+    EDITS["brand-new person"](work)
+    _, lines = _build(work / "data", work / "work" / "store")
+    assert "incremental" in _line(lines, "reason")
+    assert_same_as_clean_build(work)
+    assert next(iter(Store.open(work / "work" / "store").ox.quads_for_pattern(None, same, None, None)), None) is None
 
 
 def _random_edit(root: Path, rng: random.Random) -> None:

@@ -4,7 +4,9 @@ After each embedded-store build, ``<store parent>/cache/build/state.json`` recor
 name and a random build id also kept in the version's metadata), a content id per named graph, the ontology's
 digest and the triple counts. The next build is incremental only when the store's current version is exactly
 that one (an HTTP write in between makes a new version, so the next build is full), with the same base IRI,
-ontology and reasoner, and when the rules have no joins. Then:
+ontology and reasoner, and when no rule joins triples: no transitive property or chain in the ontology, and no
+owl:sameAs in the last build's store or the changed graphs (equality rewrites every triple of the nodes it
+joins; ``uses_equality``). Then:
 
 * the changed graphs' old triples are read from the current version, their new ones from the mapping;
 * the inferred graph's change is computed from the changed triples alone. Without joins the closure of a set
@@ -26,6 +28,7 @@ import pyoxigraph as ox
 from rdflib import BNode, Graph, URIRef
 
 from ..atomic_files import write_atomically
+from ..namespaces import OWL
 from ..reasoning import is_meaningful
 from ..reasoning.rules import LocalRules, Triple
 from ..store import METADATA_FILE, derive_version, from_ox, to_ox
@@ -174,6 +177,14 @@ def _derived(triple: Triple, local: LocalRules, lookup: _Lookup) -> bool:
 def from_ox_triple(triple: ox.Triple) -> Triple:
     """A pyoxigraph triple as an rdflib one."""
     return from_ox(triple.subject), from_ox(triple.predicate), from_ox(triple.object)
+
+
+def uses_equality(store: ox.Store, changes: dict[str, GraphChange]) -> bool:
+    """Whether the last build's store or a changed graph's new triples hold owl:sameAs (which joins triples)."""
+    same = ox.NamedNode(str(OWL.sameAs))
+    if next(iter(store.quads_for_pattern(None, same, None, None)), None) is not None:
+        return True
+    return any(triple.predicate == same for change in changes.values() for triple in change.new)
 
 
 def is_large(changes: dict[str, GraphChange], total: int) -> bool:

@@ -10,7 +10,8 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.term import Node
 
 from ..namespaces import OWL, RDF, RDFS, bind_prefixes
-from .rules import Triple, materialize, unsupported_axioms
+from .equality import NeedsOwlrl, materialize
+from .rules import Triple, unsupported_axioms
 
 SCHEMA_NAMESPACES = (str(RDF), str(RDFS), str(OWL), "http://www.w3.org/2001/XMLSchema#")
 UNINFORMATIVE_TYPES = {OWL.Thing, RDFS.Resource, OWL.NamedIndividual, RDFS.Class, OWL.Class}
@@ -29,8 +30,8 @@ def _copy(*graphs: Graph) -> Graph:
 def is_meaningful(triple: Triple, abox_nodes: Container[Node]) -> bool:
     """Whether an inferred triple is worth storing: about A-box nodes, not axiomatic, not reflexive."""
     s, p, o = triple
-    if isinstance(s, Literal) or s not in abox_nodes:
-        return False
+    if isinstance(s, Literal) or isinstance(p, BNode) or s not in abox_nodes:
+        return False  # owlrl drops triples with blank-node predicates after its fixpoint
     if p == OWL.sameAs and s == o:
         return False
     if p == RDF.type:
@@ -49,8 +50,8 @@ def owlrl_closure(asserted: Graph, ontology: Graph) -> Graph:
 def infer(asserted: Graph, ontology: Graph, reasoner: str = "rules") -> Graph:
     """New, meaningful triples of the OWL 2 RL closure of asserted data plus ontology.
 
-    reasoner "rules" uses the project's semi-naive engine (exact for the axioms it supports, falling back
-    to owlrl when the ontology uses others); "owlrl" uses owlrl. The input graphs are never modified.
+    reasoner "rules" uses the project's semi-naive engine (exact, falling back to owlrl when it could not be:
+    see ``closure``); "owlrl" uses owlrl. The input graphs are never modified.
     """
     inferred = bind_prefixes(Graph())
     for triple in inferred_triples([asserted], ontology, reasoner):
@@ -62,19 +63,35 @@ def inferred_triples(graphs: Iterable[Graph], ontology: Graph, reasoner: str = "
     """infer() over the union of several graphs, as a set of triples, without merging them into one graph."""
     if reasoner not in REASONERS:
         raise ValueError(f"unknown reasoner {reasoner!r}; choose one of {', '.join(REASONERS)}")
-    unsupported = unsupported_axioms(ontology) if reasoner == "rules" else []
-    if unsupported:
-        logger.warning("ontology uses axioms the rule engine does not implement (%s); using owlrl", unsupported[0])
     asserted: set[Triple] = set()
     for graph in graphs:
         asserted.update(graph)
     known = asserted | set(ontology)
-    if reasoner == "owlrl" or unsupported:
-        merged = Graph()
-        for triple in asserted:
-            merged.add(triple)
-        closure: Iterable[Triple] = owlrl_closure(merged, ontology)
-    else:
-        closure = materialize(known, ontology)
     abox_nodes = {term for triple in asserted for term in (triple[0], triple[2]) if isinstance(term, (URIRef, BNode))}
-    return {triple for triple in closure if triple not in known and is_meaningful(triple, abox_nodes)}
+    return {triple for triple in closure(known, ontology, reasoner)
+            if triple not in known and is_meaningful(triple, abox_nodes)}
+
+
+def closure(known: set[Triple], ontology: Graph, reasoner: str = "rules") -> Iterable[Triple]:
+    """The closure of known (asserted and ontology) triples; the one place choosing the rule engine or owlrl.
+
+    The rule engine is used for reasoner "rules" unless (1) the ontology has axioms it does not implement
+    (``rules.unsupported_axioms``), or (2) the data makes a case of owl:sameAs it does not reproduce
+    (``equality.NeedsOwlrl``: a literal or an RDF/RDFS/OWL/XSD term made sameAs another node, a functional
+    property with two values for one subject). Then owlrl computes the closure and the reason is logged.
+    """
+    reason = None
+    if reasoner == "rules":
+        unsupported = unsupported_axioms(ontology)
+        if not unsupported:
+            try:
+                return materialize(known, ontology)
+            except NeedsOwlrl as refusal:
+                reason = f"the data needs equality reasoning the rule engine does not implement: {refusal}"
+        else:
+            reason = f"the ontology uses axioms the rule engine does not implement ({unsupported[0]})"
+        logger.warning("%s; using owlrl", reason)
+    merged = Graph()
+    for triple in known:
+        merged.add(triple)
+    return owlrl_closure(merged, ontology)

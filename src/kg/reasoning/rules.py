@@ -3,9 +3,10 @@
 Supported axioms: rdfs:subClassOf, owl:equivalentClass, rdfs:subPropertyOf, owl:equivalentProperty,
 owl:inverseOf, owl:SymmetricProperty, owl:TransitiveProperty, rdfs:domain, rdfs:range and
 owl:propertyChainAxiom (OWL 2 RL rules cax-sco, cax-eqc, prp-spo1, prp-eqp, prp-inv, prp-symp,
-prp-trp, prp-dom, prp-rng, prp-spo2, scm-*). An ontology using any other OWL construct that changes the
-A-box (restrictions, functional properties on object properties, owl:sameAs, …) is reported by
-``unsupported_axioms`` so the caller can fall back to owlrl, keeping the result exact.
+prp-trp, prp-dom, prp-rng, prp-spo2, scm-*); owl:sameAs in the data is handled by ``equality``. An ontology
+using any other OWL construct that changes the A-box (restrictions, functional properties on object
+properties, owl:sameAs axioms, owl:sameAs as the premise of a rule, …) is reported by ``unsupported_axioms``
+so the caller can fall back to owlrl, keeping the result exact.
 """
 
 from __future__ import annotations
@@ -100,7 +101,22 @@ def unsupported_axioms(ontology: Graph) -> list[Triple]:
                 found.append((s, p, o))
         elif str(p).startswith((str(OWL), str(RDFS))) and p not in SUPPORTED_PREDICATES | HARMLESS_PREDICATES:
             found.append((s, p, o))
+    if _equality_is_a_premise(compile_rules(ontology)):
+        found.extend(t for t in ontology if OWL.sameAs in t and t not in found)
     return found
+
+
+def _equality_is_a_premise(rules: RuleSet) -> bool:
+    """Whether a rule reads owl:sameAs triples (owlrl's eq-ref makes every node sameAs itself, the engine does not)."""
+    return (bool(rules.super_properties.get(OWL.sameAs)) or OWL.sameAs in rules.inverses or OWL.sameAs in rules.domains
+            or OWL.sameAs in rules.ranges or any(OWL.sameAs in chain for _, chain in rules.chains))
+
+
+def derives_equality(rules: RuleSet) -> bool:
+    """Whether the rules can derive owl:sameAs from other triples (a sub-property of it, a chain ending in it)."""
+    return (any(OWL.sameAs in supers for supers in rules.super_properties.values())
+            or any(OWL.sameAs in inverse for inverse in rules.inverses.values())
+            or any(head == OWL.sameAs for head, _ in rules.chains))
 
 
 class Materializer:
@@ -191,8 +207,8 @@ class Materializer:
 
 
 def has_joins(rules: RuleSet) -> bool:
-    """Whether any rule joins two triples (transitive properties, property chains)."""
-    return bool(rules.transitive or rules.chains)
+    """Whether any rule joins two triples (transitive properties, property chains, derived owl:sameAs)."""
+    return bool(rules.transitive or rules.chains) or derives_equality(rules)
 
 
 _X = URIRef("urn:kg:rules:placeholder:subject")
@@ -265,10 +281,5 @@ class LocalRules:
                 | set(rules.ranges))
 
 
-def materialize(asserted: Iterable[Triple], ontology: Graph) -> set[Triple]:
-    """The closure of asserted triples under the compiled ontology."""
-    return Materializer(compile_rules(ontology)).run(asserted)
-
-
-__all__ = ["LocalRules", "Materializer", "RuleSet", "compile_rules", "has_joins", "materialize",
+__all__ = ["LocalRules", "Materializer", "RuleSet", "compile_rules", "derives_equality", "has_joins",
            "unsupported_axioms"]

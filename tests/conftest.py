@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,13 @@ def store_free_data() -> Path:
     """The repository's data directory (for commands that need no store)."""
     return REPO_DATA
 from .engines import oxigraph_engine, virtuoso_engine  # noqa: E402,F401 (external SPARQL engine fixtures for all tests)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say how many W3C SHACL Core tests the Oxigraph engine ran natively, when they ran."""
+    from .shacl_suite import NATIVE
+
+    total = sum(NATIVE.values())
+    if total:
+        terminalreporter.write_line(f"W3C SHACL Core suite: {NATIVE['oxigraph']} of {total} tests ran natively "
+                                    f"(the Oxigraph engine), {NATIVE['pyshacl']} fell back to pyshacl")

@@ -54,7 +54,7 @@ experience:
 def test_unknown_organisation_by_name_gets_one_node_and_a_warning(tmp_path: Path) -> None:
     data = _data(tmp_path, {"ada-example": ADA, "bo-example": BO})
     built = build(Config(data=data, store=tmp_path / "store"))
-    assert built.report.conforms
+    assert built.report.passes
     org_warnings = [str(w) for w in built.warnings if "organisation" in str(w)]
     assert org_warnings == [
         "data/profiles/ada-example.yaml:2: warning: affiliation: organisation 'Example Robotics Lab' is not in "
@@ -89,7 +89,7 @@ def test_a_cached_profile_follows_the_name_chosen_across_profiles(tmp_path: Path
     build(config)
     (data / "profiles" / "ada-example.yaml").write_text(ADA, encoding="utf-8")  # sorts first: its spelling wins
     built = build(config)
-    assert built.report.conforms  # not two schema:name values for the one node
+    assert built.report.passes  # not two schema:name values for the one node
     store = Store.open(tmp_path / "store")
     org = f"{BASE}/id/organization/example-robotics-lab"
     assert {row["n"].value for row in store.query(f"SELECT ?n WHERE {{ <{org}> <{SDO}name> ?n }}")} == {

@@ -87,7 +87,7 @@ def test_imported_owner_variants_build_onto_the_profiles_person(tmp_path: Path) 
     result = CliRunner().invoke(import_command, [str(page), "-o", str(out), "--data", str(data)])
     assert result.exit_code == 0, result.stderr
     built = build(Config(data=data, store=tmp_path / "store"))
-    assert built.report.conforms
+    assert built.report.passes
     assert not any("is an author of none" in str(w) for w in built.warnings)
     store = Store.open(tmp_path / "store")
     person = f"https://kg.example.org/id/person/{draft.profile_id}"

@@ -62,7 +62,7 @@ def elife(tmp_path: Path) -> tuple[Config, Store]:
         pytest.skip("../shared/linked-samples is not beside the repository")
     data = _data(tmp_path, {}, {name: SHARED / name for name in ELIFE})
     config = Config(data=data, store=tmp_path / "store")
-    assert build(config).report.conforms
+    assert build(config).report.passes
     return config, Store.open(config.store)
 
 
@@ -108,7 +108,7 @@ def test_name_variants_are_alternate_names_not_conflicts(elife) -> None:
 def test_a_profile_with_an_orcid_and_a_person_record_are_one_person(tmp_path: Path) -> None:
     data = _data(tmp_path, {"ada-example": ADA}, {"openalex/author-ada.json": FIXTURES / "openalex/author-ada.json"})
     config = Config(data=data, store=tmp_path / "store")
-    assert build(config).report.conforms
+    assert build(config).report.passes
     store = Store.open(config.store)
     people = _rows(store, "SELECT DISTINCT ?p WHERE { ?p schema:sameAs <https://orcid.org/0000-0002-1825-0097> }")
     assert people == [(f"{BASE}/id/person/ada-example",)]
@@ -124,7 +124,7 @@ def test_a_work_record_merges_by_title_and_year_when_the_profile_gives_no_doi(tm
     data = _data(tmp_path, {"ada-example": profile}, {"works.json": FIXTURES / "openalex/works-list.json"})
     config = Config(data=data, store=tmp_path / "store")
     result = build(config)
-    assert result.report.conforms and result.conflicts == ()
+    assert result.report.passes and result.conflicts == ()
     store = Store.open(config.store)
     works = _rows(store, "SELECT ?w WHERE { ?w schema:name 'Graph Sampling at Scale' }")
     assert works == [(f"{BASE}/id/work/graph-sampling-at-scale",)]
@@ -136,7 +136,7 @@ def test_a_work_record_merges_with_a_profile_publication_by_doi_and_keeps_the_cu
     data = _data(tmp_path, {"ada-example": ADA}, {"works.json": FIXTURES / "openalex/works-list.json"})
     config = Config(data=data, store=tmp_path / "store")
     result = build(config)
-    assert result.report.conforms
+    assert result.report.passes
     store = Store.open(config.store)
     work = f"{BASE}/id/work/graph-sampling-at-scale"
     assert _rows(store, f"SELECT ?y WHERE {{ <{work}> schema:datePublished ?y }}") == [("2020",)]
@@ -161,7 +161,7 @@ def test_names_alone_never_merge_people_across_works(tmp_path: Path) -> None:
     other = "name: Cy Other\npublications:\n  - title: Unrelated Work\n    authors: [Cy Other]\n    year: 2019\n"
     data = _data(tmp_path, {"cy-other": other}, {"works.json": FIXTURES / "openalex/works-list.json"})
     config = Config(data=data, store=tmp_path / "store")
-    assert build(config).report.conforms
+    assert build(config).report.passes
     store = Store.open(config.store)
     people = _rows(store, "SELECT ?p WHERE { ?p a schema:Person ; schema:name 'Cy Other' } ORDER BY ?p")
     assert people == [(f"{BASE}/id/person/cy-other",), (f"{BASE}/id/person/cy-other-2",)]

@@ -48,7 +48,7 @@ def test_a_build_with_every_sample_conforms(tmp_path: Path) -> None:
     for name in SAMPLES:
         shutil.copyfile(SHARED / name, data / "records" / name)
     result = build(Config(data=data, store=tmp_path / "store"))
-    assert result.report.conforms
+    assert result.report.passes
     store = Store.open(tmp_path / "store")
     assert len([g for g in store.graph_names() if "/graph/record/" in g]) == len(SAMPLES)
 
@@ -60,7 +60,7 @@ def test_a_profile_and_the_orcid_record_of_its_id_are_one_person(tmp_path: Path)
     (data / "profiles" / "three-release-candidate.yaml").write_text(PROFILE, encoding="utf-8")
     shutil.copyfile(SHARED / "orcid_record-full-3.0.json", data / "records" / "orcid" / "record.json")
     config = Config(data=data, store=tmp_path / "store")
-    assert build(config).report.conforms
+    assert build(config).report.passes
     store = Store.open(config.store)
     person = f"{BASE}/id/person/three-release-candidate"
     query = f"""PREFIX schema: <http://schema.org/>

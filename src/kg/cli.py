@@ -131,7 +131,7 @@ def validate(data: Path | None, fmt: str) -> None:
         click.echo(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
     else:
         click.echo(report.text())
-    if not report.conforms:
+    if not report.passes:
         sys.exit(ValidationFailed.exit_code)
 
 

@@ -170,7 +170,7 @@ def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildRes
     report = validate_sharded(mapped, load_turtle_dir(config.shapes), ontology,
                               reference=Minter(config.base).graph("reference"), cache_dir=validation_cache(config))
     stage("validate")
-    if not report.conforms:
+    if not report.passes:
         raise ValidationFailed(report)
     ids = {str(iri): stats.content_ids[iri] if graph is raw.graphs.get(iri) and iri in stats.content_ids
            else graph_digest(graph) for iri, graph in mapped.graphs.items()}

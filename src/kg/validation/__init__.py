@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from itertools import chain
-from typing import Any, cast
+from typing import Any
 
-from pyshacl import validate
-from pyshacl.rdfutil.inoculate import inoculate
-from rdflib import BNode, Graph, URIRef
+from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.collection import Collection
-from rdflib.graph import ReadOnlyGraphAggregate
 from rdflib.namespace import RDF, SH
 from rdflib.term import Node
 
@@ -19,10 +15,8 @@ from ..mapping import MappedGraphs
 from ..model import Origin
 from ..namespaces import bind_prefixes
 from ..sources import format_path
-from .core import Unsupported, core_results
-from .sparql import describe, load_store, report, run_sparql_constraints, sparql_shape_nodes
+from .engine import ENGINES, Outcome, run
 
-ENGINES = ("oxigraph", "hybrid", "pyshacl")
 SEVERITIES = {SH.Violation: "Violation", SH.Warning: "Warning", SH.Info: "Info"}
 SEVERITY_ORDER = {"Violation": 0, "Warning": 1, "Info": 2}
 _NAMES = bind_prefixes(Graph()).namespace_manager
@@ -107,11 +101,22 @@ def _plural(count: int, word: str) -> str:
 
 @dataclass(frozen=True)
 class ValidationReport:
-    """The outcome of validating graphs against the shapes; conforms unless a sh:Violation was found."""
+    """The outcome of validating graphs against the shapes.
+
+    conforms is SHACL's sh:conforms: true exactly when there is no result of any severity. passes is the build's
+    policy: true unless a result is a sh:Violation (warnings and notes are reported but do not stop a build).
+    engine names what computed the core results: "oxigraph" (the compiled engine) or "pyshacl".
+    """
 
     conforms: bool
     violations: tuple[Violation, ...]
     graph: Graph = field(compare=False, repr=False)
+    engine: str = field(default="oxigraph", compare=False)
+
+    @property
+    def passes(self) -> bool:
+        """Whether no result is a sh:Violation (the build's criterion)."""
+        return not self.errors
 
     @property
     def errors(self) -> tuple[Violation, ...]:
@@ -136,7 +141,7 @@ class ValidationReport:
         counts = [_plural(len(self.errors), "violation"), _plural(len(self.warnings), "warning")]
         if self.infos:
             counts.append(_plural(len(self.infos), "note"))
-        verdict = "passed" if self.conforms else "failed"
+        verdict = "passed" if self.passes else "failed"
         return f"Validation {verdict}: {', '.join(counts)} in {_plural(len(files), 'source')}."
 
     def text(self) -> str:
@@ -159,8 +164,8 @@ class ValidationReport:
         return self.graph.serialize(format="turtle")
 
     def as_json(self) -> dict[str, Any]:
-        """A JSON-ready dict: conforms, counts and every result."""
-        return {"conforms": self.conforms,
+        """A JSON-ready dict: conforms (SHACL's), passes (no violation), the engine, counts and every result."""
+        return {"conforms": self.conforms, "passes": self.passes, "engine": self.engine,
                 "counts": {"violations": len(self.errors), "warnings": len(self.warnings),
                            "infos": len(self.infos)},
                 "violations": [asdict(v) for v in self.violations]}
@@ -274,103 +279,23 @@ def _violations(graph: Graph, locator: _Locator) -> tuple[Violation, ...]:
     return tuple(sorted(dict.fromkeys(found), key=Violation.sort_key))
 
 
-def _pyshacl(data: Graph, shapes: Graph, ontology: Graph, focus_nodes: list[str | URIRef] | None = None) -> Graph:
-    """Run pySHACL on in-memory graphs only: no inference, no owl:imports, SPARQL constraints on."""
-    _, report, _ = validate(data, shacl_graph=shapes, ont_graph=ontology, inference="none", advanced=True,
-                            do_owl_imports=False, allow_warnings=True, allow_infos=True, abort_on_first=False,
-                            focus_nodes=focus_nodes)
-    return bind_prefixes(report)
+def _report(outcome: Outcome, locator: _Locator) -> ValidationReport:
+    graph = outcome.graph
+    flags = [value for value in graph.objects(None, SH.conforms) if isinstance(value, Literal)]
+    return ValidationReport(bool(flags) and all(f.toPython() is True for f in flags), _violations(graph, locator),
+                            graph, outcome.engine)
 
 
-def _core_shapes(shapes: Graph) -> Graph:
-    """The shapes graph without the targets of the shapes shacl_sparql runs (so the core engines skip them)."""
-    core = Graph()
-    core += shapes
-    for node_shape in sparql_shape_nodes(shapes):
-        core.remove((node_shape, SH.target, None))
-    return core
-
-
-def _results_only(report: Graph) -> Graph:
-    """A report graph without its sh:ValidationReport node (the results and what they point at)."""
-    results = Graph()
-    roots = set(report.subjects(RDF.type, SH.ValidationReport))
-    for triple in report:
-        if triple[0] not in roots:
-            results.add(triple)
-    return results
-
-
-def _run(data: Graph, shapes: Graph, ontology: Graph, focus_nodes: list[str | URIRef] | None = None,
-         engine: str = "oxigraph") -> Graph:
-    """A SHACL report equal to pyshacl's.
-
-    engine "oxigraph": core shapes compiled to SPARQL and SHACL-SPARQL shapes, both on one Oxigraph store
-    (pyshacl for the core shapes if they use something the compiler does not handle exactly); "hybrid": pyshacl
-    for the core shapes, Oxigraph for the SHACL-SPARQL shapes; "pyshacl": pyshacl for everything.
-    """
-    if engine not in ENGINES:
-        raise ValueError(f"unknown validation engine {engine!r}; use one of {', '.join(ENGINES)}")
-    if engine == "pyshacl" or focus_nodes is not None:
-        return _pyshacl(data, shapes, ontology, focus_nodes)
-    return _run_graphs([data], shapes, ontology, engine)
-
-
-def _run_graphs(graphs: list[Graph], shapes: Graph, ontology: Graph, engine: str) -> Graph:
-    """The report on the union of graphs, loaded into Oxigraph without an rdflib union (made only for pyshacl)."""
-    if engine not in ("oxigraph", "hybrid"):
-        raise ValueError(f"unknown validation engine {engine!r} for Oxigraph; use oxigraph or hybrid")
-    data = graphs[0] if len(graphs) == 1 else ReadOnlyGraphAggregate(graphs)
-    try:
-        # pyshacl annotates inoculate with its DataGraph; it takes and returns the plain rdflib Graph given it
-        schema = cast(Graph, inoculate(Graph(), ontology))  # type: ignore[arg-type]
-        store, rewritten = load_store(chain(*graphs, schema))
-    except ValueError:
-        return _pyshacl(_union(graphs), shapes, ontology)
-    core = _core_shapes(shapes)
-    results = run_sparql_constraints(store, shapes)
-    try:
-        if engine != "oxigraph":
-            raise Unsupported("core shapes in pyshacl")
-        results += core_results(store, core, rewritten)
-        describe(results, shapes, data)
-    except Unsupported:
-        describe(results, shapes, data)
-        results += _results_only(_pyshacl(_union(graphs), core, ontology))
-    return bind_prefixes(report(results))
-
-
-def _report(report_graph: Graph, locator: _Locator) -> ValidationReport:
-    violations = _violations(report_graph, locator)
-    conforms = not any(v.severity == "Violation" for v in violations)
-    return ValidationReport(conforms, violations, report_graph)
-
-
-def _union(graphs: Iterable[Graph]) -> Graph:
-    """One rdflib graph holding every triple of the graphs."""
-    graphs = list(graphs)
-    if len(graphs) == 1:
-        return graphs[0]
-    union = bind_prefixes(Graph())
-    for graph in graphs:
-        union += graph
-    return union
-
-
-def validate_graph(data: Graph, shapes: Graph, ontology: Graph,
-                   origins: Mapping[URIRef, Origin] | None = None) -> ValidationReport:
-    """Validate one plain graph, locating results through origins when given."""
-    return _report(_run(data, shapes, ontology), _Locator(origins))
+def validate_graph(data: Graph, shapes: Graph, ontology: Graph | None = None,
+                   origins: Mapping[URIRef, Origin] | None = None, engine: str = "oxigraph") -> ValidationReport:
+    """Validate one rdflib graph against a shapes graph (pyshacl-compatible report), locating results via origins."""
+    return _report(run([data], shapes, ontology, engine), _Locator(origins))
 
 
 def validate_graphs(mapped: MappedGraphs, shapes: Graph, ontology: Graph, engine: str = "oxigraph") -> ValidationReport:
     """Validate the union of the mapped graphs, attributing each result to its source file and field."""
-    graphs = list(mapped.graphs.values())
-    if engine == "pyshacl":
-        report_graph = _run(_union(graphs), shapes, ontology, engine=engine)
-    else:
-        report_graph = _run_graphs(graphs, shapes, ontology, engine)
-    return _report(report_graph, _Locator(mapped.origins, mapped.graphs, mapped.sources))
+    outcome = run(list(mapped.graphs.values()), shapes, ontology, engine)
+    return _report(outcome, _Locator(mapped.origins, mapped.graphs, mapped.sources))
 
 
-__all__ = ["ValidationReport", "Violation", "validate_graph", "validate_graphs"]
+__all__ = ["ENGINES", "ValidationReport", "Violation", "validate_graph", "validate_graphs"]

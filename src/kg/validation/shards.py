@@ -29,10 +29,12 @@ from rdflib.term import Node
 from ..atomic_files import write_atomically
 from ..mapping import MappedGraphs
 from ..namespaces import bind_prefixes
-from . import ValidationReport, _Locator, _report, _run, validate_graphs
+from . import ValidationReport, _Locator, _report, validate_graphs
+from .engine import Outcome, run
 
 _SHARED: dict[str, object] = {}
 SHARD_TRIPLES = 20_000
+ENGINE_LINE = "# engine: "  # first line of a shard report (an N-Triples comment): the engine that computed it
 
 
 def _digest(*graphs: Graph) -> str:
@@ -65,10 +67,10 @@ def _conflicts(mapped: MappedGraphs, reference: URIRef) -> dict[Node, list[URIRe
 
 
 def _validate_shard(index: int) -> str:
-    """Worker: validate one shard (held in _SHARED before the fork) and return its report as N-Triples."""
+    """Worker: validate one shard (held in _SHARED before the fork); its report as N-Triples, engine first."""
     shards: list[Graph] = _SHARED["shards"]  # type: ignore[assignment]
-    report = _run(shards[index], _SHARED["shapes"], _SHARED["ontology"])  # type: ignore[arg-type]
-    return report.serialize(format="nt")
+    outcome = run([shards[index]], _SHARED["shapes"], _SHARED["ontology"])  # type: ignore[arg-type]
+    return f"{ENGINE_LINE}{outcome.engine}\n" + outcome.graph.serialize(format="nt")
 
 
 def _merge(reports: Iterable[Graph], conflicts: set[Node]) -> Graph:
@@ -89,8 +91,7 @@ def _merge(reports: Iterable[Graph], conflicts: set[Node]) -> Graph:
             seen.add(key)
             _copy_node(report, result, merged, f"r{number}-")
             merged.add((root, SH.result, BNode(f"r{number}-{result}")))
-            if report.value(result, SH.resultSeverity) == SH.Violation:
-                conforms = False
+            conforms = False
     merged.add((root, SH.conforms, Literal(conforms)))
     return merged
 
@@ -164,7 +165,8 @@ def validate_sharded(mapped: MappedGraphs, shapes: Graph, ontology: Graph, *, re
             write_atomically(cache_dir / f"{keys[index]}.nt", texts[index])
     reports = [Graph().parse(data=texts[i], format="nt") for i in range(len(shards))]
     merged = _merge(reports, set(conflicts))
-    return _report(merged, _Locator(mapped.origins, mapped.graphs, mapped.sources))
+    engine = "pyshacl" if any(text.startswith(f"{ENGINE_LINE}pyshacl") for text in texts.values()) else "oxigraph"
+    return _report(Outcome(merged, engine), _Locator(mapped.origins, mapped.graphs, mapped.sources))
 
 
 def _run_shards(shards: list[Graph], shapes: Graph, ontology: Graph,

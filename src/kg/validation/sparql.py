@@ -11,20 +11,18 @@ shacl_core (or pyshacl). Loading the store and assembling the report as pyshacl 
 from __future__ import annotations
 
 import re
-from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import cast
 
 import pyoxigraph as ox
 from pyshacl.rdfutil.clone import clone_blank_node
 from rdflib import BNode, Graph, Literal, URIRef
-from rdflib.namespace import RDF, SH, XSD
+from rdflib.namespace import RDF, SH
 from rdflib.term import Node
 
-from ..store import from_ox, to_ox
+from ..store import from_ox
 
-ALLOWED = {SH.Warning, SH.Info}
 TEMPLATE = re.compile(r"\{[?$]([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
@@ -106,36 +104,6 @@ def _results(store: ox.Store, check: SparqlConstraint) -> Iterator[tuple[Node, o
             yield from_ox(focus), row, names
 
 
-def load_store(triples: Iterable[tuple[Node, Node, Node]]) -> tuple[ox.Store, set[Node]]:
-    """An in-memory store of the triples, and the predicates of literals Oxigraph does not keep as written.
-
-    Oxigraph canonicalises typed literals ("01"^^xsd:integer becomes "1") and lower-cases language tags, and
-    rdflib tells "a" from "a"^^xsd:string; a shape reading such a literal could see another term than pyshacl.
-    """
-    terms: dict[Node, object] = {}
-    typed: dict[tuple[str, str, str | None], set[Node]] = defaultdict(set)
-    rewritten: set[Node] = set()
-    quads = []
-    for s, p, o in triples:
-        if isinstance(o, Literal) and (o.language or o.datatype):
-            if o.datatype == XSD.string:
-                rewritten.add(p)
-            else:
-                typed[(str(o), str(o.datatype or RDF.langString), o.language)].add(p)
-        for term in (s, p, o):
-            if term not in terms:
-                terms[term] = to_ox(term)
-        quads.append(ox.Quad(terms[s], terms[p], terms[o]))  # type: ignore[arg-type]
-    store = ox.Store()
-    store.bulk_extend(quads)
-    kept = {(row["o"].value, row["o"].datatype.value, row["o"].language) for row in select(store,
-        f"SELECT DISTINCT ?o WHERE {{ ?s ?p ?o FILTER (isLiteral(?o) && datatype(?o) != <{XSD.string}>) }}")}
-    for key, predicates in typed.items():
-        if key not in kept:
-            rewritten |= predicates
-    return store, rewritten
-
-
 def run_sparql_constraints(store: ox.Store, shapes: Graph) -> Graph:
     """SHACL results (sh:ValidationResult nodes, not yet attached to a report) of the SPARQL constraints."""
     results = Graph()
@@ -170,14 +138,18 @@ def describe(results: Graph, shapes: Graph, data: Graph) -> None:
 
 
 def report(results: Graph) -> Graph:
-    """A validation report holding every result of a results graph, conforming unless a result is not allowed."""
+    """A validation report of a results graph's top-level results (not those nested under sh:detail).
+
+    sh:conforms is true exactly when there is no result at all, of any severity, as SHACL defines it.
+    """
     graph = Graph()
     graph += results
     root = BNode()
     graph.add((root, RDF.type, SH.ValidationReport))
     conforms = True
     for result in results.subjects(RDF.type, SH.ValidationResult):
-        graph.add((root, SH.result, result))
-        conforms = conforms and results.value(result, SH.resultSeverity) in ALLOWED
+        if (None, SH.detail, result) not in results:
+            graph.add((root, SH.result, result))
+            conforms = False
     graph.add((root, SH.conforms, Literal(conforms)))
     return graph

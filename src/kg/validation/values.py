@@ -1,19 +1,16 @@
-"""pyshacl's value tests re-stated for values read from Oxigraph: datatype, node kind, length, range, pair order.
+"""The value tests that need the data's own literal: sh:datatype (well-formedness) and the text sh:pattern reads.
 
-Each function answers the question the matching pyshacl constraint asks of one value node, with pyshacl's own
-quirks (rdflib's Python value types for sh:datatype, compare_literal for ranges), so the Oxigraph engine and
-the reference give the same report.
+Both read the rdflib term the data holds (``terms.TermMap`` gives it back for a stored one): a literal is
+well-formed for its datatype when rdflib could read its lexical form as a value of that type.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import date, datetime, time
 from decimal import Decimal
 
-from pyshacl.rdfutil.compare import compare_literal
-from rdflib import BNode, Literal, URIRef
-from rdflib.namespace import RDF, RDFS, SH, XSD
+from rdflib import Literal
+from rdflib.namespace import RDF, RDFS, XSD
 from rdflib.term import Node
 
 
@@ -21,8 +18,6 @@ class Unsupported(Exception):
     """The shapes use a feature this engine does not evaluate exactly as pyshacl does."""
 
 
-RANGES = {SH.minInclusive: lambda c: c >= 0, SH.minExclusive: lambda c: c > 0, SH.maxInclusive: lambda c: c <= 0,
-          SH.maxExclusive: lambda c: c < 0}
 ACTUAL = {XSD.string: (str, bytes), RDF.langString: (str, bytes), XSD.integer: int, XSD.float: float,
           XSD.decimal: Decimal, XSD.boolean: bool, XSD.date: date, XSD.time: time, XSD.dateTime: datetime}
 
@@ -50,46 +45,3 @@ def value_string(value: Node) -> str:
     if isinstance(value, Literal) and value.value is not None and value.datatype in (None, RDF.langString, XSD.string):
         return str(value.value)
     return str(value)
-
-
-def node_kind_ok(value: Node, kind: Node) -> bool:
-    """pyshacl's sh:nodeKind test."""
-    if isinstance(value, BNode):
-        return kind in (SH.BlankNode, SH.BlankNodeOrLiteral, SH.BlankNodeOrIRI)
-    if isinstance(value, Literal):
-        return kind in (SH.Literal, SH.BlankNodeOrLiteral, SH.IRIOrLiteral)
-    return kind in (SH.IRI, SH.IRIOrLiteral, SH.BlankNodeOrIRI)
-
-
-def length_ok(value: Node, bound: int, op: str) -> bool:
-    """pyshacl's sh:minLength (op "<") / sh:maxLength (op ">") test; blank nodes always fail."""
-    if isinstance(value, BNode):
-        return False
-    size = len(value_string(value))
-    return size >= bound if op == "<" else size <= bound
-
-
-def range_ok(value: Node, bound: Literal, test: Callable[[int], bool]) -> bool:
-    """pyshacl's sh:min/maxIn/Exclusive test: literals of comparable kinds only, compared with compare_literal."""
-    if not isinstance(value, Literal) or isinstance(bound.value, str) != isinstance(value.value, str):
-        return False
-    try:
-        return test(compare_literal(value, bound))
-    except (TypeError, NotImplementedError):
-        return False
-
-
-def pair_ok(value: Node, other: Node, strict: bool) -> bool:
-    """pyshacl's sh:lessThanOrEquals / sh:lessThan test on one value and one compared value."""
-    if isinstance(value, BNode) or isinstance(other, BNode):
-        raise Unsupported("pyshacl refuses to compare blank nodes")
-    left: object = str(value) if isinstance(value, URIRef) else value
-    right: object = str(other) if isinstance(other, URIRef) else other
-    left = value.value if isinstance(value, Literal) and isinstance(value.value, str) else left
-    right = other.value if isinstance(other, Literal) and isinstance(other.value, str) else right
-    if isinstance(left, str) != isinstance(right, str):
-        return False
-    try:
-        return bool(left < right if strict else left <= right)  # type: ignore[operator]
-    except TypeError as error:
-        raise Unsupported(f"pyshacl fails comparing {value!r} and {other!r}") from error

@@ -267,7 +267,7 @@ class Writer:
         report = validate_graph(data, self._shapes_graph(), ontology)
         clock.stage("validate")
         introduced = introduced_report(report, before_keys)
-        if not introduced.conforms:
+        if not introduced.passes:
             raise WriteRejected(introduced)
         inferred = {ox.Triple(to_ox(s), to_ox(p), to_ox(o)) for s, p, o in infer(data, ontology)}
         clock.stage("reason")

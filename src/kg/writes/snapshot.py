@@ -162,9 +162,9 @@ def introduced_report(after: ValidationReport, before: frozenset[str]) -> Valida
                 graph.add((node, p, o))
                 if isinstance(o, BNode):
                     stack.append(o)
-    conforms = not any(v.severity == "Violation" for v in new)
+    conforms = not new  # SHACL: no result of any severity; the write is refused only for violations (passes)
     graph.add((root, SH.conforms, Literal(conforms)))
-    return ValidationReport(conforms, new, graph)
+    return ValidationReport(conforms, new, graph, after.engine)
 
 
 __all__ = ["Graphs", "Snapshot", "WriteForbidden", "difference", "introduced_report", "quads", "rdflib_graph",

@@ -148,7 +148,10 @@ class Explainer:
         steps = self._derive(fact, relevant)
         mentioned = {fact} | {p for step in steps.values() for p in step.premises}
         graphs = {p: self.graphs_of(p) for p in mentioned}
-        return Explanation(fact, "inferred" if fact in steps else "not entailed", steps, graphs)
+        if fact in steps:
+            return Explanation(fact, "inferred", steps, graphs)
+        stored = next(iter(self.store.quads_for_pattern(*fact, ox.NamedNode(self.inferred))), None) is not None
+        return Explanation(fact, "unexplained" if stored else "not entailed", steps, graphs)
 
     def _count(self, n: int = 1) -> None:
         self.work += n

@@ -21,10 +21,14 @@ class Step:
 
 @dataclass
 class Explanation:
-    """Whether a triple is asserted (and where), derived (every step), or not entailed."""
+    """Whether a triple is asserted (and where), derived (every step), or not entailed.
+
+    "unexplained": the store's inferred graph holds the triple, but the one-step rules do not derive it (the
+    build fell back to owlrl for axioms or equalities the rule engine does not implement).
+    """
 
     triple: Fact
-    status: str  # "asserted", "inferred" or "not entailed"
+    status: str  # "asserted", "inferred", "not entailed" or "unexplained"
     steps: dict[Fact, Step]
     graphs: dict[Fact, tuple[str, ...]]  # named graphs asserting each triple the explanation mentions
 
@@ -34,14 +38,15 @@ class Explanation:
 
         def node(fact: Fact, path: frozenset[Fact]) -> dict[str, Any]:
             s, p, o = fact
-            out: dict[str, Any] = {"triple": {"s": str(s), "p": str(p), "o": str(o)},
-                                   "text": " ".join(show(t) for t in fact)}
+            terms = [show(term) for term in fact]
+            out: dict[str, Any] = {"triple": {"s": str(s), "p": str(p), "o": str(o)}, "terms": terms,
+                                   "text": " ".join(terms)}
             if self.graphs.get(fact):
                 out["asserted_in"] = [{"graph": g, "source": (sources or {}).get(g)} for g in self.graphs[fact]]
                 return out
             step = self.steps.get(fact)
             if step is None:
-                out["status"] = "not entailed"
+                out["status"] = self.status if fact == self.triple else "not entailed"
                 return out
             out["rule"] = step.rule
             if fact in path:
@@ -59,7 +64,7 @@ class Explanation:
         """{status, triple, text, derivation}: the derivation tree, null when the triple is not entailed."""
         tree = self.tree(show, sources)
         return {"status": self.status, "triple": tree["triple"], "text": tree["text"],
-                "derivation": None if self.status == "not entailed" else tree}
+                "derivation": tree if self.status in ("asserted", "inferred") else None}
 
     def text(self, show: Any = str, sources: Mapping[str, str] | None = None) -> str:
         """The derivation tree as indented lines, one triple each, with its rule or where it is asserted."""
@@ -73,6 +78,8 @@ class Explanation:
             elif "rule" in entry:
                 extra = " (cycle)" if entry.get("cycle") else " (shown above)" if entry.get("shown_above") else ""
                 note = f"inferred by {entry['rule']}{extra}"
+            elif entry["status"] == "unexplained":
+                note = "unexplained: in the inferred graph, but derived by rules kg explain does not reproduce (owlrl)"
             else:
                 note = "not entailed: asserted in no graph, and no OWL 2 RL rule derives it from the asserted graphs"
             lines.append(f"{'    ' * depth}{entry['text']}  [{note}]")

@@ -214,6 +214,42 @@ def _cell(term: Any) -> str:
     return "" if term is None else term.value
 
 
+@main.command()
+@STORE_OPTION
+@STORE_URL_OPTION
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Output format.")
+@click.argument("subject")
+@click.argument("predicate")
+@click.argument("obj", metavar="OBJECT")
+@reports_errors
+def explain(store: Path | None, store_url: str | None, fmt: str, subject: str, predicate: str, obj: str) -> None:
+    """Say why a triple holds: where it is asserted, or the OWL 2 RL derivation tree (rule, premises, their
+    graphs and source files); exit 1 when it is not entailed.
+
+    Terms are written as in Turtle: <IRI> or a bare https://… IRI, prefix:name with the project's prefixes,
+    a literal ("text"@en, 5, "2020"^^xsd:gYear), _:label, and a for rdf:type.
+    Example: kg explain '<https://kg.example.org/id/person/ziheng-jiang>' a foaf:Person
+    """
+    from .errors import NotFound
+    from .namespaces import PREFIXES
+    from .reasoning.explain import explain as explain_triple
+    from .reasoning.explanation import source_files
+    from .reasoning.terms import compact_term, parse_triple
+
+    config = Config.from_env(store=store, store_url=store_url)
+    opened = open_store(config)
+    base = opened.metadata.get("base") or config.base
+    found = explain_triple(opened, parse_triple(subject, predicate, obj, PREFIXES), base)
+    show, sources = functools.partial(compact_term, prefixes=PREFIXES), source_files(opened.metadata, base)
+    if fmt == "json":
+        click.echo(json.dumps(found.as_json(show, sources), indent=2, ensure_ascii=False))
+    else:
+        click.echo(found.text(show, sources))
+    if found.status == "not entailed":
+        sys.exit(NotFound.exit_code)
+
+
 @main.command(name="export")
 @STORE_OPTION
 @STORE_URL_OPTION

@@ -8,7 +8,8 @@ KgError                     500 / 1  unexpected
  ├── RemoteConfigError      500 / 4  remote store settings incomplete or contradictory
  ├── WriteBusy              503 / 4  another write held the lock too long
  ├── StoreMissing           503 / 5  no store has been built yet
- ├── BadQuery               400 / 6  a malformed or refused SPARQL request (TooManyResults: past max_results)
+ ├── BadQuery               400 / 6  a malformed or refused SPARQL request (TooManyResults: past max_results;
+ │                                   BadTerm: a term given to kg explain or /explain that cannot be read)
  ├── PayloadTooLarge        413 / 6,  UnsupportedMediaType 415 / 6
  ├── QueryTimeout           503 / 6,  QueryMemoryLimit 503 / 6,  QueryFailed (a worker's error, its status)
  ├── RemoteStoreError       502 / 7  the remote store refused a request or could not be reached
@@ -181,6 +182,10 @@ class UnsupportedMediaType(KgError):
 
 class TooManyResults(BadQuery):
     """The query produces more rows or triples than max_results allows."""
+
+
+class BadTerm(BadQuery):
+    """A term given to kg explain or GET /explain that is not an RDF term of the kind its position needs."""
 
 
 class WriteBusy(KgError):

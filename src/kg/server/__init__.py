@@ -1,7 +1,7 @@
 """The Flask app factory: one blueprint per surface, one error handler for every error.
 
 Routes: ``/sparql`` (SPARQL 1.1 Protocol and service description), ``/store`` (Graph Store Protocol, read
-side), ``/health``.
+side), ``/health``, ``/explain`` (why a triple holds).
 
 Logging: control characters are escaped in every log record of the process (kg.server.logsafe). A
 linked-data path that cannot name a resource answers before its view runs: 400 when its bytes are not UTF-8,
@@ -21,6 +21,7 @@ from ..config import Config
 from ..errors import KgError
 from ..store import Store
 from .dumps import bp as dumps_bp
+from .explain import bp as explain_bp
 from .graphstore import bp as graphstore_bp
 from .handle import EXTENSION, StoreHandle, get_config
 from .health import bp as health_bp
@@ -30,7 +31,7 @@ from .pages import not_found, split_extension
 from .resources import iri_for
 from .sparql import bp as sparql_bp
 
-BLUEPRINTS = (sparql_bp, graphstore_bp, health_bp, pages_bp, dumps_bp)
+BLUEPRINTS = (sparql_bp, graphstore_bp, health_bp, pages_bp, dumps_bp, explain_bp)
 logger = logging.getLogger(__name__)
 
 

@@ -276,6 +276,7 @@ def statement_rows(reader: Reader, description: Description) -> list[dict[str, A
             "datatype": compact(obj.datatype.value) if isinstance(obj, ox.Literal) and not obj.language
             and obj.datatype.value != XSD + "string" else None,
             "inferred": triple in description.inferred,
+            "explain": {"s": str(triple.subject), "p": str(triple.predicate), "o": str(obj)},
         })
     return rows
 

@@ -137,8 +137,9 @@ class Compiler:
 
     def sparql_ok(self, value: Node, expression: str) -> bool:
         """Whether one term passes a SPARQL 'fails' expression over ?v (the Python form of a SPARQL test)."""
-        answer = self.store.query(f"ASK {{ FILTER ({expression}) }}", substitutions={ox.Variable("v"): to_ox(value)})
-        return not bool(answer)
+        rows = self.store.query(f"SELECT ?v WHERE {{ FILTER ({expression}) }}",
+                                substitutions={ox.Variable("v"): to_ox(value)})
+        return next(iter(rows), None) is None  # type: ignore[call-overload]
 
     def _pattern(self, shape: Node, pattern: Node) -> Callable[[Node], bool]:
         if not isinstance(pattern, Literal):

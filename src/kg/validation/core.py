@@ -56,12 +56,33 @@ def sparql_path(shapes: Graph, path: Node) -> str:
     raise Unsupported(f"unknown path {path!r}")
 
 
+def nullable(shapes: Graph, path: Node) -> bool:
+    """Whether a SHACL path can have length zero (so every focus node is one of its own values)."""
+    if isinstance(path, URIRef):
+        return False
+    if (path, RDF.first, None) in shapes:
+        return all(nullable(shapes, p) for p in Collection(shapes, path))
+    if (path, SH.zeroOrMorePath, None) in shapes or (path, SH.zeroOrOnePath, None) in shapes:
+        return True
+    for unary in (SH.inversePath, SH.oneOrMorePath):
+        inner = shapes.value(path, unary)
+        if inner is not None:
+            return nullable(shapes, inner)
+    alternatives = shapes.value(path, SH.alternativePath)
+    return alternatives is not None and any(nullable(shapes, p) for p in Collection(shapes, alternatives))
+
+
 @dataclass(frozen=True)
 class Scope:
-    """Where a shape is evaluated: the node set's key, its focus pattern and the pattern binding value nodes ?v."""
+    """Where a shape is evaluated: the node set's key, its focus pattern and the pattern binding value nodes ?v.
+
+    A path that can have length zero gets its zero-length match stated (Oxigraph gives none for a node that is
+    not in the data graph, such as a target node the data does not mention, or a literal).
+    """
 
     key: str
     path: str | None
+    zero_length: bool = False
 
     @property
     def focus(self) -> str:
@@ -71,11 +92,18 @@ class Scope:
     @property
     def values(self) -> str:
         """The pattern binding ?v to each value node of ?this."""
-        return f"?this {self.path} ?v ." if self.path else "BIND (?this AS ?v)"
+        if self.path is None:
+            return "BIND (?this AS ?v)"
+        if self.zero_length:
+            return f"{{ ?this {self.path} ?v }} UNION {{ {self.focus} BIND (?this AS ?v) }}"
+        return f"?this {self.path} ?v ."
 
     def is_value(self, variable: str) -> str:
         """An expression true when an already bound variable is a value node of ?this."""
-        return f"EXISTS {{ ?this {self.path} {variable} }}" if self.path else f"sameTerm(?this, {variable})"
+        if self.path is None:
+            return f"sameTerm(?this, {variable})"
+        same = f" || sameTerm(?this, {variable})" if self.zero_length else ""
+        return f"(EXISTS {{ ?this {self.path} {variable} }}{same})"
 
 
 class CoreEngine:
@@ -146,7 +174,8 @@ class CoreEngine:
             if self.depth > MAX_DEPTH:
                 raise Unsupported(f"shapes nested deeper than {MAX_DEPTH} (recursive through {shape}?)")
             path_node = self.shapes.value(shape, SH.path)
-            scope = Scope(key, sparql_path(self.shapes, path_node) if path_node is not None else None)
+            scope = Scope(key, None) if path_node is None else Scope(
+                key, sparql_path(self.shapes, path_node), nullable(self.shapes, path_node))
             hits = self._counts(shape, scope) + self._has_values(shape, scope) + self._tests(shape, scope)
             hits += self._pairs(shape, scope) + self._unique_lang(shape, scope) + self._closed(shape, scope)
             hits += self._qualified(shape, scope) + self._logical(shape, scope)
@@ -202,8 +231,7 @@ class CoreEngine:
     def _has_values(self, shape: Node, scope: Scope) -> list[Hit]:
         hits = []
         for value in self.shapes.objects(shape, SH.hasValue):
-            test = f"FILTER NOT EXISTS {{ ?this {scope.path} {sparql_term(value)} }}" if scope.path else \
-                f"FILTER (!sameTerm(?this, {sparql_term(value)}))"
+            test = f"FILTER (!{scope.is_value(sparql_term(value))})"
             hits += [Hit(r["this"], None, shape, SH.hasValue)
                      for r in self._rows(f"SELECT ?this WHERE {{ {scope.focus} {test} }}")]
         return hits

@@ -297,7 +297,7 @@ def test_home_page(client: FlaskClient, store) -> None:  # type: ignore[no-untyp
         assert f'href="/dump.{ext}"' in text
     for graph, count in store.metadata["triples"].items():
         assert re.search(re.escape(graph) + r"</code></a></td><td class=\"num\">" + str(count), text), graph
-    assert re.search(r"schema:Person</code></td><td class=\"num\">\d+", text)
+    assert re.search(r"schema:Person</code></a></td><td class=\"num\">\d+", text)
     assert store.metadata["built_at"] in text
     document = json.loads(Page(text).jsonld[0])
     assert document["@type"] == "Dataset" and len(document["distribution"]) == 3

@@ -1,5 +1,5 @@
 """Issue 17, queries and pages: one styled 404, the home page's counts and class links, query result cells, one
-search box, other names, completed degrees, kg query's table, CONSTRUCT as compacted JSON-LD, format= falling
+search box, other names, kg query's table, CONSTRUCT as compacted JSON-LD, format= falling
 back to Accept, CORS on read-only documents and a quoted realm. Each is a real request through the app."""
 
 from __future__ import annotations
@@ -16,22 +16,8 @@ from flask.testing import FlaskClient
 from kg.cli import display_width, main
 from kg.config import Config
 
-from .repo_data import copy_repo_data
-
 BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,*/*;q=0.8"
 PREFIX = "PREFIX schema: <http://schema.org/>\n"
-ADA = """name: Ada Example
-education:
-  - degree: Ph.D.
-    institution: fudan-university
-    end: 2015
-    completed: true
-publications:
-  - title: "A Paper By Ada"
-    authors: [Ada Example, Wencong Xiao]
-    year: 2020
-    status: published
-"""
 
 
 @pytest.mark.parametrize("path", ["/foo/bar", "/static/nothing.css", "/id/person/nobody", "/dump.csv",
@@ -94,28 +80,6 @@ def test_case_variants_are_not_other_names(client: FlaskClient) -> None:
     """ByteDance is not "also known as Bytedance"."""
     text = client.get("/page/organization/bytedance").get_data(as_text=True)
     assert "Bytedance" not in text.split("<h1>", 1)[1].split("</header>", 1)[0]
-
-
-@pytest.fixture(scope="module")
-def ada_client(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    """An app over the repository's data plus a profile with a completed Ph.D. known only by its end year."""
-    from kg.pipeline import build
-    from kg.server import create_app
-
-    root = tmp_path_factory.mktemp("ada")
-    data = copy_repo_data(root / "data", edits=False)
-    (data / "profiles" / "ada-example.yaml").write_text(ADA, encoding="utf-8")
-    build(Config(data=data, store=root / "store"))
-    app = create_app(Config(data=data, store=root / "store", query_workers=0))
-    return app.test_client()
-
-
-def test_completed_degree_shows_as_received(ada_client: FlaskClient) -> None:
-    """A completed "Ph.D., 2015" shows as the degree in 2015, not as "?–2015 Ph.D. student"."""
-    text = ada_client.get("/page/person/ada-example").get_data(as_text=True)
-    education = text.split('id="education"', 1)[1].split("</section>", 1)[0]
-    assert "student" not in education and "?–" not in education
-    assert re.search(r'<time datetime="2015">2015</time></span>\s*<p><strong><a [^>]+>Ph\.D\.</a>', education)
 
 
 def test_kg_query_table_aligns_wide_characters(built_store_dir: Path) -> None:

@@ -24,6 +24,7 @@ from .cors import add_cors_headers
 from .dumps import dataset_jsonld, statistics
 from .errorpages import not_found_response
 from .handle import get_config, get_store
+from .organizations import by_years, links, organization_view, role_row
 from .pictures import pictures, publication, publications
 from .query_page import SEARCH_LIMIT, instances_href, search_names
 from .resources import (
@@ -163,25 +164,6 @@ def page(path: str) -> Response:
 
 
 
-def links(r: Reader, node: Any, prop: str) -> list[dict[str, Any]]:
-    """The IRIs node points to by prop, as labelled links (sorted by label)."""
-    found = [{"label": r.label(v), "path": r.href(v), "iri": v.value} for v in r.values(node, prop)
-             if isinstance(v, ox.NamedNode)]
-    return sorted(found, key=lambda link: (link["label"].casefold(), link["iri"]))
-
-
-def role_row(r: Reader, role: Any, place: str) -> dict[str, Any]:
-    """A dated role: its name, places, years, description."""
-    return {"role": r.text(role, S.roleName), "places": links(r, role, place), "path": r.href(role),
-            "start": r.text(role, S.startDate), "end": r.text(role, S.endDate),
-            "description": r.text(role, S.description), "duration": r.text(role, K.durationAsWritten)}
-
-
-def by_years(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Rows with open ends first, then by start year and end year, latest first."""
-    return sorted(rows, key=lambda row: (row["end"] is not None, -int(row["start"] or 0), -int(row["end"] or 0)))
-
-
 def base_view(r: Reader, node: Any) -> dict[str, Any]:
     """What every page shows: name, other names, types."""
     return {"name": r.label(node), "other_names": other_names(r.label(node), r.values(node, S.alternateName)),
@@ -275,46 +257,6 @@ def other_values(r: Reader, node: Any) -> list[dict[str, str]]:
     return sorted(rows, key=lambda row: (row["property"], row["value"]))
 
 
-def organization_view(r: Reader, org: Any) -> dict[str, Any]:
-    """Name, parent and sub-organisations, people now and before, students, members."""
-    view = base_view(r, org)
-    subs = {link["iri"]: link for link in links(r, org, S.subOrganization)}
-    for child in r.incoming(org, S.parentOrganization):
-        subs.setdefault(child.value, {"label": r.label(child), "path": r.href(child), "iri": child.value})
-    current: list[dict[str, Any]] = []
-    past: list[dict[str, Any]] = []
-    students: list[dict[str, Any]] = []
-    members: list[dict[str, Any]] = []
-    seen: set[Any] = set()
-
-    def row(person: Any, role: Any | None, place: str) -> dict[str, Any]:
-        base = role_row(r, role, place) if role is not None else {"role": None, "start": None, "end": None}
-        return dict(base, person={"label": r.label(person), "path": r.href(person), "iri": person.value})
-
-    for node in r.incoming(org, S.worksFor):
-        if S.EmployeeRole in r.types(node):
-            for person in r.incoming(node, S.worksFor):
-                (current if r.text(node, S.endDate) is None else past).append(row(person, node, S.worksFor))
-                seen.add(person)
-    for prop in (S.worksFor, S.affiliation):
-        for person in r.incoming(org, prop):
-            if S.Person in r.types(person) and person not in seen:
-                current.append(row(person, None, prop))
-                seen.add(person)
-    for node in r.incoming(org, S.alumniOf):
-        if S.OrganizationRole in r.types(node):
-            students.extend(row(person, node, S.alumniOf) for person in r.incoming(node, S.alumniOf))
-    for person in sorted(set(r.incoming(org, S.memberOf)) | set(r.values(org, S.member)), key=str):
-        if S.Person in r.types(person):
-            members.append(row(person, None, S.memberOf))
-    view.update({"parents": links(r, org, S.parentOrganization),
-                 "subs": sorted(subs.values(), key=lambda link: link["label"].casefold()),
-                 "current": by_years(current), "past": by_years(past), "students": by_years(students),
-                 "members": members, "partner_of": [role_row(r, x, S.alumniOf)
-                                                    for x in r.incoming(org, K.programPartner)]})
-    return view
-
-
 def venue_view(r: Reader, node: Any) -> dict[str, Any]:
     """Series name and acronyms, and its papers by year (an edition shows its own papers)."""
     types = r.types(node)
@@ -355,7 +297,7 @@ def view_for(r: Reader, iri: str, path: str) -> tuple[str, dict[str, Any]]:
     if kind == "work" and "/" not in path[len("work/"):] or S.ScholarlyArticle in types:
         return "work.html", work_view(r, node)
     if S.Organization in types:
-        return "organization.html", organization_view(r, node)
+        return "organization.html", organization_view(r, node, base_view(r, node))
     return "resource.html", resource_view(r, node, types)
 
 

@@ -203,13 +203,15 @@ def query(store: Path | None, store_url: str | None, fmt: str, query: str) -> No
 
     from .errors import BadQuery
     from .namespaces import PREFIXES
+    from .sparql_syntax import explain
 
     config = Config.from_env(store=store, store_url=store_url)
     opened = open_store(config)
+    text = _read_query(query)
     try:
-        results = opened.query(_read_query(query), base_iri=config.base, prefixes=PREFIXES)
+        results = opened.query(text, base_iri=config.base, prefixes=PREFIXES)
     except SyntaxError as exc:
-        raise BadQuery(f"malformed query: {exc}") from None
+        raise BadQuery(f"malformed query: {explain(text, str(exc), PREFIXES)}") from None
     if not isinstance(results, (ox.QuerySolutions, ox.QueryBoolean)):
         click.echo(bytes(ox.serialize(list(results), format=ox.RdfFormat.TURTLE, prefixes=PREFIXES) or b"").decode(),
                    nl=False)

@@ -17,9 +17,9 @@ BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 MISSING_DOT = "SELECT * WHERE {\n  ?s schema:name ?n\n  ?s schema:author ?a .\n}"
 UNDECLARED = "SELECT ?s WHERE {\n  ?s dbo:birthPlace ?place .\n}"
 CASES = [
-    (MISSING_DOT, "line 3, column 3, at '?s'", "  3 |   ?s schema:author ?a .\n    |   ^^\n",
+    (MISSING_DOT, "line 3, column 3 (3:3), at '?s'", "  3 |   ?s schema:author ?a .\n    |   ^^\n",
      "a '.' is probably missing before '?s'"),
-    (UNDECLARED, "line 2, column 6, at 'dbo:birthPlace'",
+    (UNDECLARED, "line 2, column 6 (2:6), at 'dbo:birthPlace'",
      "  2 |   ?s dbo:birthPlace ?place .\n    |      ^^^^^^^^^^^^^^\n",
      "add PREFIX dbo: <http://dbpedia.org/ontology/> before the query"),
     ("SELECT ?n WHERE { ?p shema:name ?n }", "at 'shema:name'", "", "did you mean 'schema:'?"),
@@ -71,4 +71,4 @@ def test_valid_queries_raise_no_missing_dot(query: str) -> None:
 def test_parser_words_are_kept_when_no_common_mistake_is_found() -> None:
     """Without a known mistake the parser's expectation is shown, without its character classes."""
     text = explain("ASK { ?s ?p ?o } LIMIT x", "error at 1:24: expected one of [0-9], LIMIT, [_]", PREFIXES)
-    assert text.startswith("syntax error at line 1, column 24, at 'x'") and text.endswith("expected LIMIT")
+    assert text.startswith("syntax error at line 1, column 24 (1:24), at 'x'") and text.endswith("expected LIMIT")

@@ -10,11 +10,17 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+import requests
 from click.testing import CliRunner
 from flask.testing import FlaskClient
+from rdflib import Graph, Literal, URIRef
+from SPARQLWrapper import N3, TURTLE, SPARQLWrapper
 
 from kg.cli import display_width, main
 from kg.config import Config
+
+from .conftest import REPO_DATA
+from .server_process import kg_serve
 
 BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,*/*;q=0.8"
 PREFIX = "PREFIX schema: <http://schema.org/>\n"
@@ -148,3 +154,29 @@ def test_bearer_realm_is_quoted(built_store_dir: Path) -> None:
     wrong = client.post("/sparql", data={"update": "CLEAR GRAPH <https://kg.example.org/graph/edits>"},
                         headers={"Authorization": "Bearer nope"})
     assert wrong.headers["WWW-Authenticate"] == 'Bearer realm="kg", error="invalid_token"'
+
+
+@pytest.fixture(scope="module")
+def served(built_store_dir: Path):  # type: ignore[no-untyped-def]
+    """A real `kg serve` over the built store."""
+    with kg_serve(REPO_DATA, built_store_dir, "--workers", "1") as url:
+        yield url
+
+
+@pytest.mark.parametrize("return_format", [N3, TURTLE])
+def test_sparqlwrapper_n3_and_turtle_get_turtle(served: str, return_format: str) -> None:
+    """SPARQLWrapper's N3 return format (format=n3 beside Accept: text/turtle) gets Turtle, not a 406."""
+    sparql = SPARQLWrapper(f"{served}/sparql")
+    sparql.setQuery(PREFIX + 'CONSTRUCT { ?p schema:name ?n } WHERE { ?p schema:name ?n FILTER(?n = "Ziheng Jiang") }')
+    sparql.setReturnFormat(return_format)
+    body = sparql.queryAndConvert()
+    graph = Graph().parse(data=body, format="turtle")
+    assert (URIRef("https://kg.example.org/id/person/ziheng-jiang"), URIRef("http://schema.org/name"),
+            Literal("Ziheng Jiang")) in graph
+
+
+def test_cross_origin_reads_of_documents_over_http(served: str) -> None:
+    """A browser client on another origin may read a resource's JSON-LD and the context from the real server."""
+    for path in ("/data/person/ziheng-jiang.jsonld", "/context.jsonld"):
+        response = requests.get(served + path, headers={"Origin": "https://app.example"}, timeout=30)
+        assert response.status_code == 200 and response.headers["Access-Control-Allow-Origin"] == "*"

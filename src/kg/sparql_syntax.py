@@ -5,7 +5,7 @@ The parser (pyoxigraph) says "error at LINE:COLUMN: expected ...", its column co
 at the end of the query; the common mistakes are found on the query's tokens instead, and their place is shown.
 
 >>> print(explain("SELECT * WHERE {\\n  ?s ?p ?o\\n  ?s ?q ?z .\\n}", "error at 3:11: expected OPTIONAL", {}))
-syntax error at line 3, column 3, at '?s'
+syntax error at line 3, column 3 (3:3), at '?s'
     2 |   ?s ?p ?o
     3 |   ?s ?q ?z .
       |   ^^
@@ -68,8 +68,8 @@ def explain(query: str, parser_message: str, prefixes: Mapping[str, str]) -> str
     if spot is None:
         return f"syntax error: {expected}"
     line, column = _line_column(query, spot.offset)
-    where = f"syntax error at line {line}, column {column}, " + (f"at {spot.token!r}" if spot.token else
-                                                                  "at the end of the query")
+    where = f"syntax error at line {line}, column {column} ({line}:{column}), " + (
+        f"at {spot.token!r}" if spot.token else "at the end of the query")
     lines = [where, *_excerpt(query, spot)]
     lines.append(hint if hint else f"the parser expected {expected}" if expected else "the parser stopped here")
     return "\n".join(lines)

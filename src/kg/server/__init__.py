@@ -89,7 +89,7 @@ def render_kg_error(error: KgError) -> Response:
     if error.status >= 500:
         logger.warning("%s: %s", title, error)
     if error.status == 404:
-        return not_found_response(str(error))
+        return not_found_response(str(error), title=title)
     response = error_response(error.status, title, str(error))
     retry_after = getattr(error, "retry_after", None)
     if retry_after is not None:

@@ -38,10 +38,10 @@ def error_response(status: int, title: str, message: str) -> Response:
     return response
 
 
-def not_found_response(message: str | None = None, iri: str | None = None) -> Response:
+def not_found_response(message: str | None = None, iri: str | None = None, title: str = "Not Found") -> Response:
     """The 404 for anything unknown: the styled page for browsers (naming the IRI, else the path), else text/JSON."""
     if not wants_html():
-        return error_response(404, "Not Found", message or f"nothing is served at {request.path}")
+        return error_response(404, title, message or f"nothing is served at {request.path}")
     words = (iri or request.path).rstrip("/").rsplit("/", 1)[-1].replace("-", " ")
     body = render_template("not_found.html", iri=iri, path=request.path, message=message, words=words,
                            title="Not found")

@@ -38,7 +38,7 @@ def test_every_unknown_url_gets_the_styled_404(client: FlaskClient, path: str) -
     assert as_json.status_code == 404 and as_json.mimetype == "application/json"
     assert as_json.get_json()["status"] == 404
     plain = client.get(path, headers={"Accept": "*/*"})
-    assert plain.status_code == 404 and plain.mimetype == "text/plain" and "Not Found" in plain.get_data(as_text=True)
+    assert plain.status_code == 404 and plain.mimetype == "text/plain" and "404 " in plain.get_data(as_text=True)
 
 
 def test_home_page_triple_count_is_the_table_sum_and_health(client: FlaskClient) -> None:

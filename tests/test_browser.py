@@ -140,7 +140,7 @@ def test_page_renders_and_its_links_navigate(page: tuple[Any, Watch], name: str,
     assert tab.locator("h1").inner_text().strip() == heading
     documents = embedded_jsonld(tab)
     if iri is not None:
-        assert len(documents) == 1 and documents[0]["@id"] == iri and documents[0]["@context"] == "https://schema.org/"
+        assert len(documents) == 1 and documents[0]["@id"] == iri and documents[0]["@context"] == {"@vocab": "http://schema.org/"}
     for alternate in tab.locator('link[rel="alternate"]').all():
         fetched = tab.request.get(alternate.get_attribute("href"))
         assert fetched.ok and fetched.headers["content-type"].startswith(alternate.get_attribute("type"))

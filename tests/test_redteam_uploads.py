@@ -18,7 +18,7 @@ import pytest
 from rdflib import Graph, URIRef
 
 from kg.config import Config
-from kg.exports import _jsonld, export, load_context
+from kg.exports import compact_jsonld, export, load_context
 from kg.pipeline import build
 from kg.server import create_app
 from kg.server.resources import linkable
@@ -266,8 +266,8 @@ def parsed_triples(data: bytes) -> set[ox.Triple]:
 def test_jsonld_writer_handles_a_chain_of_100000_blank_nodes() -> None:
     triples = chain(100_000)
     context = load_context()
-    data = _jsonld(sorted(triples, key=str), context)
-    assert data == _jsonld(sorted(triples, key=str), context)
+    data = compact_jsonld(sorted(triples, key=str), context)
+    assert data == compact_jsonld(sorted(triples, key=str), context)
     assert parsed_triples(data) == relabelled(set(triples))
 
 
@@ -281,12 +281,12 @@ def test_jsonld_writer_handles_deeply_nested_lists() -> None:
         triples.append(ox.Triple(ox.BlankNode(f"l{i}"), rest, nil))
     triples.append(ox.Triple(ox.BlankNode("l5000"), first, ox.Literal("end")))
     triples.append(ox.Triple(ox.BlankNode("l5000"), rest, nil))
-    data = _jsonld(sorted(triples, key=str), load_context())
+    data = compact_jsonld(sorted(triples, key=str), load_context())
     assert parsed_triples(data) == relabelled(set(triples))
     dropped = {ox.BlankNode(f"l{i}") for i in range(40, 5001)}
     small = [t for t in triples if t.subject not in dropped and t.object not in dropped]
     small += [ox.Triple(ox.BlankNode("l39"), first, ox.Literal("end"))]
-    assert_isomorphic(Graph().parse(data=_jsonld(sorted(small, key=str), load_context()), format="json-ld"),
+    assert_isomorphic(Graph().parse(data=compact_jsonld(sorted(small, key=str), load_context()), format="json-ld"),
                       Graph().parse(data=ox.serialize(small, format=ox.RdfFormat.N_TRIPLES), format="nt"))
 
 

@@ -6,6 +6,7 @@ import functools
 import json
 import os
 import sys
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -159,11 +160,24 @@ def conflicts(data: Path | None, fmt: str) -> None:
     click.echo(f"conflicts: {len(found)}")
 
 
+def display_width(text: str) -> int:
+    """Columns a text takes in a terminal: wide (CJK) characters two, combining marks none.
+
+    >>> display_width("肖文聪"), display_width("Xiao"), display_width("e\u0301")
+    (6, 4, 1)
+    """
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * (width - display_width(text))
+
+
 def _table(variables: list[str], rows: list[list[str]]) -> str:
-    widths = [max([len(v)] + [len(r[i]) for r in rows]) for i, v in enumerate(variables)]
-    lines = [" | ".join(v.ljust(w) for v, w in zip(variables, widths, strict=True)),
+    widths = [max([display_width(v)] + [display_width(r[i]) for r in rows]) for i, v in enumerate(variables)]
+    lines = [" | ".join(_pad(v, w) for v, w in zip(variables, widths, strict=True)),
              "-+-".join("-" * w for w in widths)]
-    lines += [" | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
+    lines += [" | ".join(_pad(c, w) for c, w in zip(r, widths, strict=True)) for r in rows]
     return "\n".join(lines)
 
 
@@ -189,13 +203,15 @@ def query(store: Path | None, store_url: str | None, fmt: str, query: str) -> No
 
     from .errors import BadQuery
     from .namespaces import PREFIXES
+    from .sparql_syntax import explain
 
     config = Config.from_env(store=store, store_url=store_url)
     opened = open_store(config)
+    text = _read_query(query)
     try:
-        results = opened.query(_read_query(query), base_iri=config.base, prefixes=PREFIXES)
+        results = opened.query(text, base_iri=config.base, prefixes=PREFIXES)
     except SyntaxError as exc:
-        raise BadQuery(f"malformed query: {exc}") from None
+        raise BadQuery(f"malformed query: {explain(text, str(exc), PREFIXES)}") from None
     if not isinstance(results, (ox.QuerySolutions, ox.QueryBoolean)):
         click.echo(bytes(ox.serialize(list(results), format=ox.RdfFormat.TURTLE, prefixes=PREFIXES) or b"").decode(),
                    nl=False)

@@ -122,7 +122,7 @@ def _relabel(document: Any, prefix: str) -> Any:
     return document
 
 
-def _jsonld(triples: list[ox.Triple], context: dict[str, Any]) -> bytes:
+def compact_jsonld(triples: list[ox.Triple], context: dict[str, Any]) -> bytes:
     """Compacted, sorted JSON-LD. rdflib's writer follows blank nodes by recursion, so every blank node but
     those of flat lists is handed to it as a placeholder IRI (written flat, as a reference) and renamed back."""
     lists, prefix = _list_nodes(triples), _placeholder(triples)
@@ -161,7 +161,7 @@ def export(store: Store, fmt: str, selection: Selection = Selection.ALL, output:
     if fmt in QUAD_FORMATS:
         data = ox.serialize(_sorted_quads(store, graphs), format=EXPORT_FORMATS[fmt], prefixes=PREFIXES)
     elif fmt == "jsonld":
-        data = _jsonld(_sorted_triples(store, graphs, selection), context or load_context())
+        data = compact_jsonld(_sorted_triples(store, graphs, selection), context or load_context())
     else:
         data = ox.serialize(_sorted_triples(store, graphs, selection), format=EXPORT_FORMATS[fmt], prefixes=PREFIXES)
     assert data is not None  # ox.serialize returns the bytes when it is given no output

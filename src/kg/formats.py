@@ -30,7 +30,7 @@ _TABLE: dict[str, tuple[str, str, Any, str | None, tuple[str, ...], tuple[str, .
                    ("xml", "srx", "sparql-xml"), ("application/xml", "text/xml")),
     "CSV": ("text/csv", "csv", ox.QueryResultsFormat.CSV, None, ("csv",), ()),
     "TSV": ("text/tab-separated-values", "tsv", ox.QueryResultsFormat.TSV, None, ("tsv",), ()),
-    "TURTLE": ("text/turtle", "ttl", ox.RdfFormat.TURTLE, "turtle", ("ttl", "turtle"), ("application/x-turtle",)),
+    "TURTLE": ("text/turtle", "ttl", ox.RdfFormat.TURTLE, "turtle", ("ttl", "turtle", "n3"), ("application/x-turtle", "text/n3", "text/rdf+n3")),
     "N_TRIPLES": ("application/n-triples", "nt", ox.RdfFormat.N_TRIPLES, "nt", ("nt", "ntriples", "n-triples"), ()),
     "N_QUADS": ("application/n-quads", "nq", ox.RdfFormat.N_QUADS, "nquads", ("nq", "nquads", "n-quads"), ()),
     "TRIG": ("application/trig", "trig", ox.RdfFormat.TRIG, "trig", ("trig",), ()),
@@ -194,7 +194,12 @@ def quality(accept: MIMEAccept, media_type: str, *, exact: bool = False) -> floa
 
 
 def negotiate(accept_header: str | None, candidates: Sequence[Format], format_param: str | None = None) -> Format:
-    """Choose the response format: format= first, then the Accept header; ties go to the earlier candidate.
+    """Choose the response format: format= first when it names an offered format, then the Accept header; ties go
+    to the earlier candidate.
+
+    format= is no part of the SPARQL protocol: a value naming nothing offered here falls back to an Accept header
+    that can be satisfied (SPARQLWrapper sends format=n3 beside Accept: text/turtle); only without an Accept header
+    (or with one that nothing here satisfies) is it a 406.
 
     Args:
         accept_header: the request's Accept header (missing or empty means anything).
@@ -211,6 +216,8 @@ def negotiate(accept_header: str | None, candidates: Sequence[Format], format_pa
     'TURTLE'
     >>> negotiate("text/*", RESULTS_FORMATS).name
     'CSV'
+    >>> negotiate("application/sparql-results+xml", RESULTS_FORMATS, format_param="n3").name
+    'SPARQL_XML'
     >>> negotiate("image/png", RESULTS_FORMATS)
     Traceback (most recent call last):
     ...
@@ -220,11 +227,22 @@ def negotiate(accept_header: str | None, candidates: Sequence[Format], format_pa
         raise ValueError("negotiate needs at least one candidate format")
     if format_param:
         chosen = Format.from_name(format_param, candidates)
-        if chosen is None:
+        if chosen is not None:
+            return chosen
+        by_accept = _by_accept(accept_header, candidates) if accept_header and accept_header.strip() else None
+        if by_accept is None:
             raise NotAcceptable(f"format={format_param} is not available here", candidates)
-        return chosen
+        return by_accept
     if not accept_header or not accept_header.strip():
         return candidates[0]
+    best = _by_accept(accept_header, candidates)
+    if best is None:
+        raise NotAcceptable(f"no acceptable format for Accept: {accept_header}", candidates)
+    return best
+
+
+def _by_accept(accept_header: str, candidates: Sequence[Format]) -> Format | None:
+    """The candidate the Accept header rates highest (the earlier on ties), or None when it accepts none."""
     accept = parse_accept_header(accept_header, MIMEAccept)
     best: Format | None = None
     best_q = 0.0
@@ -232,8 +250,6 @@ def negotiate(accept_header: str | None, candidates: Sequence[Format], format_pa
         q = max([quality(accept, fmt.media_type)] + [quality(accept, alt, exact=True) for alt in fmt.media_types[1:]])
         if q > best_q:
             best, best_q = fmt, q
-    if best is None:
-        raise NotAcceptable(f"no acceptable format for Accept: {accept_header}", candidates)
     return best
 
 

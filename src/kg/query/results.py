@@ -28,6 +28,7 @@ import pyoxigraph as ox
 from ..errors import BadQuery, QueryTimeout, TooManyResults
 from ..formats import BOOLEAN_FORMATS, GRAPH_FORMATS, RESULTS_FORMATS, Format
 from ..namespaces import PREFIXES
+from ..sparql_syntax import explain
 from ..sparql_text import ASK, GRAPH, SELECT
 from ..store import Store
 
@@ -160,7 +161,7 @@ def run_query(store: Store, text: str, *, base_iri: str, default_graphs: Sequenc
     try:
         return store.query(text, **options)
     except SyntaxError as error:
-        raise BadQuery(f"malformed query: {error}") from None
+        raise BadQuery(f"malformed query: {explain(text, str(error), PREFIXES)}") from None
 
 
 def _graph_node(iri: str, param: str) -> ox.NamedNode:

@@ -14,13 +14,14 @@ import logging
 import urllib.parse
 
 import pyoxigraph as ox
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, request
 from werkzeug.exceptions import BadRequest, HTTPException
 
 from ..config import Config
 from ..errors import KgError
 from ..store import Store
 from .dumps import bp as dumps_bp
+from .errorpages import error_response, not_found_response
 from .explain import bp as explain_bp
 from .graphstore import bp as graphstore_bp
 from .handle import EXTENSION, StoreHandle, get_config
@@ -83,27 +84,13 @@ def refuse_odd_resource_paths() -> Response | None:
     return None
 
 
-def wants_json() -> bool:
-    """Whether the client prefers application/json over text/plain for an error message."""
-    accept = request.accept_mimetypes
-    return accept.quality("application/json") > accept.quality("text/plain") and "application/json" in accept.values()
-
-
-def error_response(status: int, title: str, message: str) -> Response:
-    """A short text/plain (or JSON, if asked) error message; never a stack trace."""
-    if wants_json():
-        response = jsonify(status=status, error=title, message=message)
-    else:
-        response = Response(f"{status} {title}: {message}\n", content_type="text/plain; charset=utf-8")
-    response.status_code = status
-    return response
-
-
 def render_kg_error(error: KgError) -> Response:
     """Render a KgError with its own status."""
     title = getattr(error, "kind", type(error).__name__)
     if error.status >= 500:
         logger.warning("%s: %s", title, error)
+    if error.status == 404:
+        return not_found_response(str(error), title=title)
     response = error_response(error.status, title, str(error))
     retry_after = getattr(error, "retry_after", None)
     if retry_after is not None:
@@ -114,6 +101,8 @@ def render_kg_error(error: KgError) -> Response:
 def render_http_error(error: HTTPException) -> Response:
     """Render a werkzeug HTTP error (404, 405, 413, ...) keeping its headers, such as Allow."""
     status = error.code or 500
+    if status == 404:
+        return not_found_response()
     response = error_response(status, error.name, error.description or error.name)
     for name, value in error.get_headers():
         if name.lower() != "content-type":

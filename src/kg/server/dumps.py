@@ -26,6 +26,7 @@ from ..iris import Minter, graph_kind
 from ..namespaces import ONTOLOGY_IRI, PREFIXES
 from ..query.results import serialize_rdf
 from ..store import Store
+from .cors import add_cors_headers
 from .handle import get_config, get_store
 from .resources import FORMAT_LABELS, PAGE_FORMATS, TWIN_FORMATS, Reader, compact
 from .service import ox_triples
@@ -62,6 +63,12 @@ class VersionCache:
 
 
 CACHE = VersionCache()
+
+
+@bp.after_request
+def cors(response: Response) -> Response:
+    """The query endpoints' CORS policy on the dumps, VoID, the context and the ontology (read-only RDF)."""
+    return add_cors_headers(response, request, get_config().cors_origins)
 
 
 @dataclass(frozen=True)

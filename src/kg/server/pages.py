@@ -20,10 +20,13 @@ from ..namespaces import BIBO_IRIS as B
 from ..namespaces import FOAF_IRIS as F
 from ..namespaces import KG_IRIS as K
 from ..namespaces import SCHEMA_IRIS as S
+from .cors import add_cors_headers
 from .dumps import dataset_jsonld, statistics
+from .errorpages import not_found_response
 from .handle import get_config, get_store
+from .organizations import by_years, links, organization_view, role_row
 from .pictures import pictures, publication, publications
-from .query_page import SEARCH_LIMIT, search_names
+from .query_page import SEARCH_LIMIT, instances_href, search_names
 from .resources import (
     FORMAT_LABELS,
     PAGE_FORMATS,
@@ -39,6 +42,7 @@ from .resources import (
 )
 
 bp = Blueprint("pages", __name__)
+RDF_DOCUMENTS = frozenset({"pages.dereference", "pages.data"})
 RDF_PREDICATE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#predicate"
 RDF_VALUE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#value"
 _DEFAULT = ox.DefaultGraph()
@@ -54,6 +58,14 @@ def linkable_test(url: Any) -> bool:
 def compact_filter(iri: str) -> str:
     """Jinja filter: a prefixed name for an IRI in a known namespace."""
     return compact(iri)
+
+
+@bp.after_request
+def cors(response: Response) -> Response:
+    """The query endpoints' CORS policy on /id/ and /data/ (read-only RDF documents and their redirects)."""
+    if request.endpoint in RDF_DOCUMENTS:
+        return add_cors_headers(response, request, get_config().cors_origins)
+    return response
 
 
 def reader() -> Reader:
@@ -81,13 +93,9 @@ def html(body: str, alternates: list[dict[str, str]], status: int = 200) -> Resp
 
 
 def not_found(path: str) -> Response:
-    """The 404 page for an unknown IRI (plain text for clients that do not want HTML)."""
+    """The 404 for an unknown IRI: the styled page for browsers, plain text or JSON for other clients."""
     iri = iri_for(get_config().base, path)
-    accept = request.accept_mimetypes
-    if accept.quality("text/html") <= 0 or accept.best_match(["text/html", "text/plain"]) == "text/plain":
-        return Response(f"404 Not Found: no resource <{iri}> in the graph\n", status=404,
-                        content_type="text/plain; charset=utf-8")
-    return html(render_template("not_found.html", iri=iri, title="Not found"), [], status=404)
+    return not_found_response(f"no resource <{iri}> in the graph", iri)
 
 
 @bp.route("/id/<path:path>", methods=["GET"])
@@ -156,31 +164,21 @@ def page(path: str) -> Response:
 
 
 
-def links(r: Reader, node: Any, prop: str) -> list[dict[str, Any]]:
-    """The IRIs node points to by prop, as labelled links (sorted by label)."""
-    found = [{"label": r.label(v), "path": r.href(v), "iri": v.value} for v in r.values(node, prop)
-             if isinstance(v, ox.NamedNode)]
-    return sorted(found, key=lambda link: (link["label"].casefold(), link["iri"]))
-
-
-def role_row(r: Reader, role: Any, place: str) -> dict[str, Any]:
-    """A dated role: its name, places, years, description."""
-    return {"role": r.text(role, S.roleName), "places": links(r, role, place), "path": r.href(role),
-            "start": r.text(role, S.startDate), "end": r.text(role, S.endDate),
-            "description": r.text(role, S.description), "duration": r.text(role, K.durationAsWritten)}
-
-
-def by_years(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Rows with open ends first, then by start year and end year, latest first."""
-    return sorted(rows, key=lambda row: (row["end"] is not None, -int(row["start"] or 0), -int(row["end"] or 0)))
-
-
 def base_view(r: Reader, node: Any) -> dict[str, Any]:
     """What every page shows: name, other names, types."""
-    return {"name": r.label(node), "other_names": [{"value": v.value, "lang": v.language}
-                                                   for v in r.values(node, S.alternateName)],
+    return {"name": r.label(node), "other_names": other_names(r.label(node), r.values(node, S.alternateName)),
             "types": sorted(compact(t) for t in r.types(node)), "same_as": [
                 v.value for prop in (S.sameAs, S.url, F.homepage) for v in r.values(node, prop)]}
+
+
+def other_names(name: str, values: list[Any]) -> list[dict[str, Any]]:
+    """The alternate names worth showing: a case variant of the name or of an earlier one is not another name."""
+    seen, shown = {name.casefold()}, []
+    for value in values:
+        if value.value.casefold() not in seen:
+            seen.add(value.value.casefold())
+            shown.append({"value": value.value, "lang": value.language})
+    return shown
 
 
 def person_view(r: Reader, person: Any) -> dict[str, Any]:
@@ -197,8 +195,11 @@ def person_view(r: Reader, person: Any) -> dict[str, Any]:
         row = role_row(r, role, S.alumniOf)
         row["partners"] = links(r, role, K.programPartner)
         row["advisor_label"] = r.text(role, K.advisorLabel)
-        row["credentials"] = [{"name": r.text(c, S.name), "path": r.href(c)}
+        row["credentials"] = [{"name": r.text(c, S.name), "path": r.href(c), "level": r.text(c, S.educationalLevel)}
                               for c in r.values(person, S.hasCredential) if c.value.startswith(role.value + "/")]
+        row["completed"] = bool(row["credentials"])
+        if row["completed"]:  # a degree received: "Ph.D.", not "Ph.D. student"
+            row["role"] = row["credentials"][0]["level"] or row["credentials"][0]["name"] or row["role"]
         education.append(row)
     advisors = links(r, person, K.advisor)
     for advisor in advisors:
@@ -256,46 +257,6 @@ def other_values(r: Reader, node: Any) -> list[dict[str, str]]:
     return sorted(rows, key=lambda row: (row["property"], row["value"]))
 
 
-def organization_view(r: Reader, org: Any) -> dict[str, Any]:
-    """Name, parent and sub-organisations, people now and before, students, members."""
-    view = base_view(r, org)
-    subs = {link["iri"]: link for link in links(r, org, S.subOrganization)}
-    for child in r.incoming(org, S.parentOrganization):
-        subs.setdefault(child.value, {"label": r.label(child), "path": r.href(child), "iri": child.value})
-    current: list[dict[str, Any]] = []
-    past: list[dict[str, Any]] = []
-    students: list[dict[str, Any]] = []
-    members: list[dict[str, Any]] = []
-    seen: set[Any] = set()
-
-    def row(person: Any, role: Any | None, place: str) -> dict[str, Any]:
-        base = role_row(r, role, place) if role is not None else {"role": None, "start": None, "end": None}
-        return dict(base, person={"label": r.label(person), "path": r.href(person), "iri": person.value})
-
-    for node in r.incoming(org, S.worksFor):
-        if S.EmployeeRole in r.types(node):
-            for person in r.incoming(node, S.worksFor):
-                (current if r.text(node, S.endDate) is None else past).append(row(person, node, S.worksFor))
-                seen.add(person)
-    for prop in (S.worksFor, S.affiliation):
-        for person in r.incoming(org, prop):
-            if S.Person in r.types(person) and person not in seen:
-                current.append(row(person, None, prop))
-                seen.add(person)
-    for node in r.incoming(org, S.alumniOf):
-        if S.OrganizationRole in r.types(node):
-            students.extend(row(person, node, S.alumniOf) for person in r.incoming(node, S.alumniOf))
-    for person in sorted(set(r.incoming(org, S.memberOf)) | set(r.values(org, S.member)), key=str):
-        if S.Person in r.types(person):
-            members.append(row(person, None, S.memberOf))
-    view.update({"parents": links(r, org, S.parentOrganization),
-                 "subs": sorted(subs.values(), key=lambda link: link["label"].casefold()),
-                 "current": by_years(current), "past": by_years(past), "students": by_years(students),
-                 "members": members, "partner_of": [role_row(r, x, S.alumniOf)
-                                                    for x in r.incoming(org, K.programPartner)]})
-    return view
-
-
 def venue_view(r: Reader, node: Any) -> dict[str, Any]:
     """Series name and acronyms, and its papers by year (an edition shows its own papers)."""
     types = r.types(node)
@@ -336,7 +297,7 @@ def view_for(r: Reader, iri: str, path: str) -> tuple[str, dict[str, Any]]:
     if kind == "work" and "/" not in path[len("work/"):] or S.ScholarlyArticle in types:
         return "work.html", work_view(r, node)
     if S.Organization in types:
-        return "organization.html", organization_view(r, node)
+        return "organization.html", organization_view(r, node, base_view(r, node))
     return "resource.html", resource_view(r, node, types)
 
 
@@ -371,6 +332,7 @@ def home() -> Response:
     alternates = home_alternates()
     body = render_template("home.html", title="Knowledge graph", stats=stats, alternates=alternates,
                            built_at=store.metadata.get("built_at"), jsonld=dataset_jsonld(stats),
+                           instances_href=instances_href,
                            profiles=[{"label": r.label(ox.NamedNode(p)), "path": r.href(ox.NamedNode(p))}
                                      for p in stats.examples])
     return html(body, alternates)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +52,7 @@ class Node:
     label_x: float = 0.0
     label_y: float = 0.0
     rotate: float = 0.0
+    maybe: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,19 @@ class Edge:
     centre: bool
 
 
+@dataclass(frozen=True)
+class Possible:
+    """A dashed line between two drawn people who may be one person (an initials-only name and a full-name
+    candidate, kg:possibleSameAs): the identity is not confirmed."""
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    a: str
+    b: str
+
+
 @dataclass
 class Network:
     """A placed co-author network: the person in the centre, the most frequent co-authors on a ring."""
@@ -74,12 +88,35 @@ class Network:
     height: int
     nodes: list[Node] = field(default_factory=list)
     edges: list[Edge] = field(default_factory=list)
+    possible: list[Possible] = field(default_factory=list)
     omitted: int = 0
     total: int = 0
 
 
+def beside_candidates(shown: Sequence[Mark], possible: Mapping[Mark, Sequence[Mark]]) -> list[Mark]:
+    """The shown marks reordered so that people who may be one person sit next to each other on the ring.
+
+    >>> a, b, c = Mark("Haoran Wei", "p/hw"), Mark("Bo Li", "p/bl"), Mark("H Wei", "p/h")
+    >>> [m.label for m in beside_candidates([a, b, c], {c: [a]})]
+    ['Haoran Wei', 'H Wei', 'Bo Li']
+    """
+    links: dict[Mark, list[Mark]] = {}
+    for mark, others in possible.items():
+        for other in others:
+            links.setdefault(mark, []).append(other)
+            links.setdefault(other, []).append(mark)
+    drawn = set(shown)
+    order: list[Mark] = []
+    for mark in shown:
+        if mark in order:
+            continue
+        order.append(mark)
+        order.extend(m for m in links.get(mark, []) if m in drawn and m not in order)
+    return order
+
+
 def coauthor_network(person: Mark, author_lists: Sequence[Sequence[Mark]], limit: int = MAX_COAUTHORS,
-                     size: int = 640) -> Network:
+                     size: int = 640, possible: Mapping[Mark, Sequence[Mark]] | None = None) -> Network:
     """Place the person and their most frequent co-authors; edges join people who wrote a paper together.
 
     Args:
@@ -87,17 +124,20 @@ def coauthor_network(person: Mark, author_lists: Sequence[Sequence[Mark]], limit
         author_lists: the authors of each of the person's papers.
         limit: how many co-authors to draw (the most frequent; ties by name).
         size: width and height of the picture in pixels.
+        possible: for a person, the people they may be (kg:possibleSameAs): drawn side by side, joined by a
+            dashed line, each node saying whom it may be.
 
     Returns:
         The placed network; ``omitted`` says how many co-authors were left out.
     """
+    possible = possible or {}
     counts: Counter[Mark] = Counter()
     for authors in author_lists:
         for mark in set(authors):
             if mark != person:
                 counts[mark] += 1
     ranked = sorted(counts, key=lambda m: (-counts[m], m.label))
-    shown, omitted = ranked[:limit], max(0, len(ranked) - limit)
+    shown, omitted = beside_candidates(ranked[:limit], possible), max(0, len(ranked) - limit)
     height = size if shown else 160
     cx, cy = size / 2, height / 2
     ring = size / 2 - 150
@@ -115,7 +155,8 @@ def coauthor_network(person: Mark, author_lists: Sequence[Sequence[Mark]], limit
         network.nodes.append(Node(
             mark.label, mark.path, round(x, 1), round(y, 1), round(radius, 1), counts[mark],
             anchor="end" if left else "start", label_x=round(x + (radius + 5) * cos, 1),
-            label_y=round(y + (radius + 5) * sin, 1), rotate=round(degrees + 180 if left else degrees, 1)))
+            label_y=round(y + (radius + 5) * sin, 1), rotate=round(degrees + 180 if left else degrees, 1),
+            maybe=tuple(sorted({m.label for m in possible.get(mark, ())}))))
     pairs: Counter[tuple[Mark, Mark]] = Counter()
     for authors in author_lists:
         present = sorted({m for m in authors if m in places}, key=lambda m: m.label)
@@ -126,6 +167,15 @@ def coauthor_network(person: Mark, author_lists: Sequence[Sequence[Mark]], limit
         (x1, y1), (x2, y2) = places[a], places[b]
         network.edges.append(Edge(round(x1, 1), round(y1, 1), round(x2, 1), round(y2, 1), weight,
                                   person in (a, b)))
+    pairs_drawn: set[frozenset[Mark]] = set()
+    for mark in shown:
+        for other in possible.get(mark, ()):
+            pair = frozenset((mark, other))
+            if other in places and other != person and pair not in pairs_drawn:
+                pairs_drawn.add(pair)
+                (x1, y1), (x2, y2) = places[mark], places[other]
+                network.possible.append(Possible(round(x1, 1), round(y1, 1), round(x2, 1), round(y2, 1),
+                                                 mark.label, other.label))
     papers = sum(1 for authors in author_lists if person in authors)
     network.nodes.insert(0, Node(person.label, person.path, cx, cy, 16, papers, centre=True,
                                  label_x=cx, label_y=cy + 34))
@@ -211,6 +261,7 @@ def authors(reader: Reader, work: Any, person: Any | None = None) -> list[dict[s
             "label": reader.label(agent) if agent is not None else reader.label(authorship),
             "as_written": reader.text(authorship, K.nameAsWritten),
             "path": reader.href(agent) if agent is not None else None,
+            "iri": agent.value if agent is not None else None,
             "equal": reader.text(authorship, K.equalContribution) == "true",
             "elided_before": reader.text(authorship, K.precededByElision) == "true",
             "self": person is not None and agent == person,
@@ -258,5 +309,11 @@ def pictures(reader: Reader, person: Any, records: Sequence[dict[str, Any]]) -> 
     """The co-author network and publication timeline of a person's publication records."""
     me = Mark(reader.label(person), reader.href(person))
     lists = [[Mark(a["label"], a["path"]) for a in r["authors"]] for r in records]
+    possible: dict[Mark, list[Mark]] = {}
+    for record in records:
+        for author in record["authors"]:
+            if author["iri"] is not None and Mark(author["label"], author["path"]) not in possible:
+                possible[Mark(author["label"], author["path"])] = [
+                    Mark(reader.label(c), reader.href(c)) for c in reader.values(author["iri"], K.possibleSameAs)]
     papers = [Paper(r["label"], r["path"], r["year"], r["status"]) for r in records if r["year"]]
-    return coauthor_network(me, lists), timeline(papers)
+    return coauthor_network(me, lists, possible=possible), timeline(papers)

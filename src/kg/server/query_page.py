@@ -50,21 +50,22 @@ EXAMPLES: tuple[tuple[str, str], ...] = (
 """),
     ("Advisors (and anyone else a person knows through a profile), with affiliations",
      """SELECT ?student ?advisor ?affiliation WHERE {
-  ?s schema:name ?student ; schema:hasCredential|schema:alumniOf ?x ; foaf:knows ?a .
+  ?s schema:name ?student ; foaf:knows ?a .
+  FILTER EXISTS { ?s schema:alumniOf ?school }
   ?a schema:name ?advisor .
   OPTIONAL { ?a schema:affiliation/schema:name ?affiliation }
 } ORDER BY ?student ?advisor
 """),
     ("Publications per venue and year", """SELECT ?venue ?year (COUNT(DISTINCT ?paper) AS ?papers) WHERE {
   ?paper bibo:presentedAt ?edition ; schema:datePublished ?year .
-  ?edition schema:superEvent/schema:alternateName ?venue .
+  ?edition schema:superEvent/schema:name ?venue .
 } GROUP BY ?venue ?year ORDER BY DESC(?year) ?venue
 """),
     ("Employment history with dates", """SELECT ?name ?role ?org ?start ?end WHERE {
   ?p schema:name ?name ; schema:worksFor ?r .
   ?r a schema:EmployeeRole ; schema:roleName ?role ; schema:worksFor/schema:name ?org .
   OPTIONAL { ?r schema:startDate ?start } OPTIONAL { ?r schema:endDate ?end }
-} ORDER BY ?name DESC(?start)
+} ORDER BY ?name DESC(?start) ?org
 """),
     ("Award-winning papers and their authors' count", """SELECT ?title ?award (COUNT(?a) AS ?authors) WHERE {
   ?paper schema:award ?award ; schema:name ?title ; schema:author ?a .
@@ -93,7 +94,23 @@ ORDER BY ?name
 LIMIT 25
 """
 SEARCH_LIMIT = 100
+XSD = "http://www.w3.org/2001/XMLSchema#"  # literals of XML Schema types show their value alone (the type on hover)
 SEARCH_ORDER = {"person": 0, "work": 1, "organization": 2, "venue": 3, "project": 4}
+
+
+def instances_query(class_iri: str) -> str:
+    """A query listing the instances of a class with a name each (the home page's class table links to it)."""
+    return PREFIX_BLOCK + f"""
+SELECT ?instance (SAMPLE(?label) AS ?name) WHERE {{
+  ?instance a <{class_iri}> .
+  OPTIONAL {{ ?instance schema:name ?label }}
+}} GROUP BY ?instance ORDER BY ?name ?instance
+"""
+
+
+def instances_href(class_iri: str) -> str:
+    """The query page running instances_query for a class."""
+    return url_for("sparql.endpoint") + "?" + urlencode({"query": instances_query(class_iri)})
 
 
 def example_queries() -> list[dict[str, str]]:
@@ -122,7 +139,8 @@ def _cell(binding: dict[str, Any] | None, base: str) -> dict[str, Any] | None:
         return {"kind": "bnode", "value": f"_:{value}"}
     datatype = binding.get("datatype")
     return {"kind": "literal", "value": value, "lang": binding.get("xml:lang"),
-            "datatype": None if datatype in (None, "http://www.w3.org/2001/XMLSchema#string") else datatype}
+            "datatype": None if datatype in (None, XSD + "string") else datatype,
+            "builtin": isinstance(datatype, str) and datatype.startswith(XSD)}
 
 
 def results_table(results_json: bytes | str | dict[str, Any]) -> dict[str, Any]:

@@ -2,8 +2,9 @@
 
 A minted IRI ``{base}/id/{path}`` is served at ``/id/{path}`` on any host: ``/page/{path}`` is its HTML
 page and ``/data/{path}.{ttl,jsonld,nt,rdf}`` its RDF documents. A description is the resource's concise
-bounded description (its statements, following blank nodes) in the merged default graph, plus the
-``schema:name`` and ``rdfs:label`` of every IRI it points to; a statement found only in the inferred graph is
+bounded description (its statements, following blank nodes) in the merged default graph, plus the works that
+name it as ``schema:author`` (what a person's page lists), plus the ``schema:name`` and ``rdfs:label`` of every
+IRI it points to and of those works; a statement found only in the inferred graph is
 marked inferred.
 
 >>> iri_for("https://kg.example.org/", "person/ada")
@@ -36,15 +37,19 @@ RDF_TYPE = PREFIXES["rdf"] + "type"
 RDF_FIRST = PREFIXES["rdf"] + "first"
 LABEL_PROPERTIES = (str(SDO.name), str(RDFS.label))
 DISPLAY_LABELS = LABEL_PROPERTIES + (str(SDO.roleName), str(KG.nameAsWritten), str(SDO.propertyID))
+# Statements pointing at the resource that its page lists, so that its RDF twin carries them too (a person's works).
+INCOMING = (str(SDO.author),)
 TWIN_FORMATS: tuple[Format, ...] = (Format.TURTLE, Format.JSON_LD, Format.N_TRIPLES, Format.RDF_XML)
 PAGE_FORMATS: tuple[Format, ...] = (Format.HTML,) + TWIN_FORMATS
 XSD = PREFIXES["xsd"]
 FORMAT_LABELS = {Format.SPARQL_JSON: "JSON", Format.SPARQL_XML: "XML", Format.CSV: "CSV", Format.TSV: "TSV",
                  Format.TURTLE: "Turtle", Format.N_TRIPLES: "N-Triples", Format.N_QUADS: "N-Quads",
                  Format.TRIG: "TriG", Format.JSON_LD: "JSON-LD", Format.RDF_XML: "RDF/XML", Format.HTML: "HTML"}
-# schema.org properties whose range is text only: plain JSON strings cannot be coerced to IRIs by its context.
-TEXT_TERMS = frozenset({"name", "alternateName", "givenName", "familyName", "honorificPrefix", "jobTitle",
-                        "description", "email", "award", "disambiguatingDescription"})
+# The embedded JSON-LD names schema.org terms in the data's own namespace, with nothing to fetch.
+SCHEMA_CONTEXT = {"@vocab": SCHEMA}
+EMBEDDED_TYPES = frozenset(SCHEMA + t for t in ("Role", "PropertyValue", "EducationalOccupationalCredential"))
+NUMBER_TYPES = frozenset(XSD + t for t in ("integer", "decimal", "double", "float", "int", "long",
+                                           "nonNegativeInteger", "positiveInteger"))
 
 # Only these become links: http(s) with an authority, mailto, and this app's own absolute paths ("/...", but not
 # "//host" or "/\\host", which browsers read as another host). No whitespace or control characters anywhere,
@@ -185,7 +190,8 @@ class Description:
 
 
 def describe(reader: Reader, iri: str) -> Description:
-    """The concise bounded description of an IRI (blank nodes followed) plus labels of the IRIs it points to."""
+    """The concise bounded description of an IRI (blank nodes followed), the INCOMING statements about it, and the
+    labels of the IRIs on either side."""
     root = ox.NamedNode(iri)
     description = Description(iri)
     pending: list[Any] = [root]
@@ -203,6 +209,13 @@ def describe(reader: Reader, iri: str) -> Description:
                 pending.append(obj)
             elif isinstance(obj, ox.NamedNode) and obj != root and triple.predicate.value != RDF_TYPE:
                 neighbours.append(obj)
+    for prop in INCOMING:
+        for subject in reader.incoming(root, prop):
+            triple = ox.Triple(subject, ox.NamedNode(prop), root)
+            description.triples.append(triple)
+            if reader.is_inferred(triple):
+                description.inferred.add(triple)
+            neighbours.append(subject)
     for neighbour in sorted(set(neighbours), key=_sort_key):
         for prop in LABEL_PROPERTIES:
             for value in reader.values(neighbour, prop):
@@ -221,41 +234,58 @@ def twin(description: Description, fmt: Format, context: dict[str, Any]) -> byte
     return serialize_rdf(description.triples, fmt)
 
 
-def _json_value(reader: Reader, term: Any, term_name: str) -> Any:
-    if isinstance(term, ox.NamedNode):
-        node: dict[str, Any] = {"@id": term.value}
-        name = reader.text(term, SDO.name)
-        if name is not None:
-            node["name"] = name
-        return node
-    if isinstance(term, ox.BlankNode):
-        return {"@id": f"_:{term.value}"}
+def _json_literal(term: Any) -> Any:
+    """A literal as structured-data consumers read it: text, dates as plain strings, numbers and booleans as JSON."""
     if term.language:
         return {"@value": term.value, "@language": term.language}
     datatype = term.datatype.value
-    if datatype == XSD + "string":
-        return term.value if term_name in TEXT_TERMS else {"@value": term.value}
-    return {"@value": term.value, "@type": datatype}
+    if datatype in NUMBER_TYPES:
+        number = float(term.value)
+        return int(number) if number.is_integer() and "." not in term.value else number
+    if datatype == XSD + "boolean":
+        return term.value == "true"
+    return term.value
 
 
-def schema_jsonld(reader: Reader, description: Description) -> dict[str, Any]:
-    """The resource in schema.org terms, for a consumer that reads it with schema.org's own context."""
-    root = ox.NamedNode(description.iri)
-    document: dict[str, Any] = {"@context": "https://schema.org/", "@id": description.iri}
-    classes: list[Any] = [t.object for t in description.about(root) if t.predicate.value == RDF_TYPE]
-    types = sorted(c.value[len(SCHEMA):] for c in classes if c.value.startswith(SCHEMA))
+def _schema_node(reader: Reader, node: Any, triples: Iterable[ox.Triple], nested: bool) -> dict[str, Any]:
+    """A node's @id (IRIs only), schema.org @type and schema.org properties; structured values (role nodes,
+    credentials, property values, blank nodes) are embedded with their properties when nested, else left out,
+    and other IRIs are referenced by @id and name."""
+    document: dict[str, Any] = {"@id": node.value} if isinstance(node, ox.NamedNode) else {}
+    triples = list(triples)
+    classes = [str(t.object.value) for t in triples
+               if t.predicate.value == RDF_TYPE and isinstance(t.object, ox.NamedNode)]
+    types = sorted(c[len(SCHEMA):] for c in classes if c.startswith(SCHEMA))
     if types:
         document["@type"] = types[0] if len(types) == 1 else types
     grouped: dict[str, list[Any]] = {}
-    for triple in description.about(root):
-        prop = triple.predicate.value
-        if prop.startswith(SCHEMA) and not isinstance(triple.object, ox.BlankNode):
-            term_name = prop[len(SCHEMA):]
-            grouped.setdefault(term_name, []).append(_json_value(reader, triple.object, term_name))
+    for triple in triples:
+        prop, obj = triple.predicate.value, triple.object
+        if not prop.startswith(SCHEMA) or triple.subject != node:
+            continue
+        name = None if isinstance(obj, ox.Literal) else reader.text(obj, str(SDO.name))
+        if isinstance(obj, ox.Literal):
+            value: Any = _json_literal(obj)
+        elif nested and (isinstance(obj, ox.BlankNode) or EMBEDDED_TYPES & reader.types(obj)):
+            value = _schema_node(reader, obj, reader.triples(obj), nested=False)
+            if not set(value) - {"@id", "@type"}:
+                continue
+        elif isinstance(obj, ox.NamedNode):
+            value = {"@id": obj.value} if name is None else {"@id": obj.value, "name": name}
+        else:
+            continue
+        grouped.setdefault(prop[len(SCHEMA):], []).append(value)
     for term_name in sorted(grouped):
         values = grouped[term_name]
         document[term_name] = values[0] if len(values) == 1 else values
     return document
+
+
+def schema_jsonld(reader: Reader, description: Description) -> dict[str, Any]:
+    """The resource in schema.org terms (http://schema.org/, as the data) for structured-data consumers: plain
+    date strings, role nodes embedded with their properties (or left out when they have none)."""
+    root = ox.NamedNode(description.iri)
+    return {"@context": SCHEMA_CONTEXT, **_schema_node(reader, root, description.about(root), nested=True)}
 
 
 def statement_rows(reader: Reader, description: Description) -> list[dict[str, Any]]:

@@ -11,9 +11,11 @@ from __future__ import annotations
 import hashlib
 import json
 
+import pyoxigraph as ox
 from flask import Blueprint, Response, request, url_for
 
 from ..errors import BadQuery, KgError
+from ..exports import compact_jsonld, load_context
 from ..formats import GRAPH_FORMATS, Format, negotiate
 from ..query.cache import ResultCache
 from ..query.executor import QueryJob
@@ -99,10 +101,13 @@ def answer_query(operation: Operation) -> Response:
     candidates = tuple(formats_for(form)) + (Format.HTML,)
     fmt = negotiate(request.headers.get("Accept"), candidates, operation.format)
     preview = config.html_rows if fmt is Format.HTML else 0
-    wire = fmt if fmt is not Format.HTML else Format.SPARQL_JSON
+    wire = {Format.HTML: Format.SPARQL_JSON, Format.JSON_LD: Format.N_TRIPLES}.get(fmt, fmt)
     job = QueryJob(text=operation.text, base_iri=endpoint_url(), default_graphs=operation.default_graphs,
                    named_graphs=operation.named_graphs, dataset=operation.has_dataset, format=wire.name,
                    max_results=config.max_results, timeout=config.query_timeout, preview=preview)
+    if fmt is Format.JSON_LD:  # compacted with the project's context, as the dumps are
+        triples = list(ox.parse(handle().execute(job), format=ox.RdfFormat.N_TRIPLES))
+        return negotiated(compact_jsonld(triples, load_context(config)), fmt)
     if fmt is not Format.HTML:
         return negotiated(handle().execute(job), fmt)
     try:

@@ -38,6 +38,19 @@ HOW_TO_ENABLE = ("read-only: writes are not enabled on this server; to enable th
 
 # --- who may write ----------------------------------------------------------------------------------------
 
+class Challenge(WWWAuthenticate):
+    """A WWW-Authenticate challenge whose parameters are quoted strings (realm="kg", RFC 7235 section 2.2)."""
+
+    def to_header(self) -> str:
+        """The header value: the scheme, then each parameter as name="value"."""
+        quoted = ", ".join(f'{name}="{value}"' for name, value in self.parameters.items())
+        return f"{self.type.title()} {quoted}"
+
+    def __str__(self) -> str:
+        """The header value (werkzeug writes challenges with str())."""
+        return self.to_header()
+
+
 def authorize() -> None:
     """Let the request write, or raise 403 (writes disabled) / 401 (missing or wrong bearer token)."""
     if handle().fixed:
@@ -48,10 +61,10 @@ def authorize() -> None:
     scheme, _, given = request.headers.get("Authorization", "").strip().partition(" ")
     if scheme.lower() != "bearer" or not given.strip():
         raise Unauthorized("writes need 'Authorization: Bearer <token>'",
-                           www_authenticate=WWWAuthenticate("bearer", {"realm": "kg"}))
+                           www_authenticate=Challenge("bearer", {"realm": "kg"}))
     if not hmac.compare_digest(given.strip().encode("utf-8"), token.encode("utf-8")):
         raise Unauthorized("the bearer token is not valid for writes",
-                           www_authenticate=WWWAuthenticate("bearer", {"realm": "kg", "error": "invalid_token"}))
+                           www_authenticate=Challenge("bearer", {"realm": "kg", "error": "invalid_token"}))
 
 
 def writer() -> Writer:

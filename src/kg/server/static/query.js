@@ -15,7 +15,8 @@
   var idSpace = results.getAttribute("data-id-space");
   var pageRoot = results.getAttribute("data-page-root");
   var ACCEPT = "application/sparql-results+json, text/turtle;q=0.9";
-  var XSD_STRING = "http://www.w3.org/2001/XMLSchema#string";
+  var XSD = "http://www.w3.org/2001/XMLSchema#";
+  var XSD_STRING = XSD + "string";
 
   function endpointPath() {
     var url = new URL(endpoint, window.location.href);
@@ -78,8 +79,12 @@
     var value = document.createElement("span");
     value.textContent = binding.type === "bnode" ? "_:" + binding.value : binding.value;
     td.appendChild(value);
+    var builtin = binding.datatype && binding.datatype.indexOf(XSD) === 0;
+    if (builtin && binding.datatype !== XSD_STRING) {
+      value.title = "xsd:" + binding.datatype.slice(XSD.length);
+    }
     var note = binding["xml:lang"] ? "@" + binding["xml:lang"] :
-      (binding.datatype && binding.datatype !== XSD_STRING ? binding.datatype.replace(/^.*[#/]/, "xsd:") : "");
+      (binding.datatype && !builtin ? binding.datatype : "");
     if (binding["xml:lang"]) {
       value.setAttribute("lang", binding["xml:lang"]);
     }

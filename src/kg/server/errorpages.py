@@ -1,0 +1,48 @@
+"""Error responses: a short text or JSON message for programs, and one styled 404 page for browsers.
+
+Every 404 of the app (an unknown IRI under /id/, /page/ or /data/, an unknown graph, any unknown URL such as
+``/foo/bar``) goes through ``not_found_response``: the HTML page when the client lists text/html and prefers it,
+JSON when it prefers application/json, plain text otherwise.
+"""
+
+from __future__ import annotations
+
+from flask import Response, jsonify, render_template, request
+
+from ..formats import Format
+
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+
+
+def wants_json() -> bool:
+    """Whether the client prefers application/json over text/plain for an error message."""
+    accept = request.accept_mimetypes
+    return accept.quality("application/json") > accept.quality("text/plain") and "application/json" in accept.values()
+
+
+def wants_html() -> bool:
+    """Whether the client (a browser) names HTML in its Accept header and prefers it to JSON and plain text."""
+    accept = request.accept_mimetypes
+    if not any(value in HTML_TYPES for value in accept.values()):
+        return False
+    return accept.best_match(["text/html", "application/xhtml+xml", "application/json", "text/plain"]) in HTML_TYPES
+
+
+def error_response(status: int, title: str, message: str) -> Response:
+    """A short text/plain (or JSON, if asked) error message; never a stack trace."""
+    if wants_json():
+        response = jsonify(status=status, error=title, message=message)
+    else:
+        response = Response(f"{status} {title}: {message}\n", content_type="text/plain; charset=utf-8")
+    response.status_code = status
+    return response
+
+
+def not_found_response(message: str | None = None, iri: str | None = None, title: str = "Not Found") -> Response:
+    """The 404 for anything unknown: the styled page for browsers (naming the IRI, else the path), else text/JSON."""
+    if not wants_html():
+        return error_response(404, title, message or f"nothing is served at {request.path}")
+    words = (iri or request.path).rstrip("/").rsplit("/", 1)[-1].replace("-", " ")
+    body = render_template("not_found.html", iri=iri, path=request.path, message=message, words=words,
+                           title="Not found")
+    return Response(body, status=404, content_type=Format.HTML.content_type)

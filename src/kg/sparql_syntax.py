@@ -1,0 +1,236 @@
+"""SPARQL syntax errors explained: where (line, column, the offending token, a caret under the query text) and
+the usual fix (a missing '.', an undeclared prefix and the PREFIX line to add, an unbalanced bracket).
+
+The parser (pyoxigraph) says "error at LINE:COLUMN: expected ...", its column counted in UTF-8 bytes and often
+at the end of the query; the common mistakes are found on the query's tokens instead, and their place is shown.
+
+>>> print(explain("SELECT * WHERE {\\n  ?s ?p ?o\\n  ?s ?q ?z .\\n}", "error at 3:11: expected OPTIONAL", {}))
+syntax error at line 3, column 3 (3:3), at '?s'
+    2 |   ?s ?p ?o
+    3 |   ?s ?q ?z .
+      |   ^^
+a '.' is probably missing before '?s' (line 3, column 3): end each triple pattern with ' .' before the next
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .sparql_text import CLOSERS, FORMS, OPENERS, token_spans
+
+# Namespaces a query is likely to use without declaring them, for the PREFIX line to suggest.
+WELL_KNOWN = {
+    "dc": "http://purl.org/dc/elements/1.1/", "skos": "http://www.w3.org/2004/02/skos/core#",
+    "dbo": "http://dbpedia.org/ontology/", "dbr": "http://dbpedia.org/resource/",
+    "wd": "http://www.wikidata.org/entity/", "wdt": "http://www.wikidata.org/prop/direct/",
+    "vcard": "http://www.w3.org/2006/vcard/ns#", "org": "http://www.w3.org/ns/org#",
+    "geo": "http://www.w3.org/2003/01/geo/wgs84_pos#", "dcat": "http://www.w3.org/ns/dcat#",
+    "sdo": "https://schema.org/", "fabio": "http://purl.org/spar/fabio/", "cito": "http://purl.org/spar/cito/",
+}
+_POSITION = re.compile(r"error at (\d+):(\d+):\s*(.*)", re.S)
+TERM_KINDS = {"var", "iri", "string"}
+HEAD_WORDS = {"SELECT", "ORDER", "GROUP", "HAVING", "LIMIT", "OFFSET"}
+RESETS = {".", ";", ",", "{", "}"}
+GROUP_WORDS = {"FILTER", "OPTIONAL", "BIND", "MINUS", "UNION", "GRAPH", "SERVICE", "VALUES", "SELECT", "WHERE",
+               "CONSTRUCT", "DESCRIBE", "ASK", "FROM", "NAMED", "ORDER", "GROUP", "HAVING", "LIMIT", "OFFSET",
+               "PREFIX", "BASE", "BY", "DISTINCT", "REDUCED", "AS", "NOT", "EXISTS", "IN"}
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A place in the query: character offset, and the token there ('' at the end of the query)."""
+
+    offset: int
+    token: str
+
+
+def explain(query: str, parser_message: str, prefixes: Mapping[str, str]) -> str:
+    """A syntax error as a user can act on it: where, the line with a caret, and the likely fix.
+
+    Args:
+        query: the query text.
+        parser_message: pyoxigraph's SyntaxError text ("error at 1:34: expected ...").
+        prefixes: the prefixes the endpoint declares for every query (they need no PREFIX line).
+
+    Returns:
+        Several lines: the place and token, the query lines with a caret, then the fix (or the parser's words).
+    """
+    parsed = _POSITION.match(parser_message.strip())
+    expected = _expected(parsed.group(3)) if parsed else parser_message.strip()
+    parser_spot = _spot(query, _char_offset(query, int(parsed.group(1)), int(parsed.group(2)))) if parsed else None
+    found = next((f for f in (unknown_form(query), undeclared_prefix(query, prefixes), unbalanced(query),
+                              missing_dot(query)) if f and (parser_spot is None or f[0].offset <= parser_spot.offset)),
+                 None)
+    spot, hint = found if found else (parser_spot, None)
+    if spot is None:
+        return f"syntax error: {expected}"
+    line, column = _line_column(query, spot.offset)
+    where = f"syntax error at line {line}, column {column} ({line}:{column}), " + (
+        f"at {spot.token!r}" if spot.token else "at the end of the query")
+    lines = [where, *_excerpt(query, spot)]
+    lines.append(hint if hint else f"the parser expected {expected}" if expected else "the parser stopped here")
+    return "\n".join(lines)
+
+
+def _expected(text: str) -> str:
+    """The parser's 'expected ...' list without character classes, shortened."""
+    words = [w.strip() for w in re.split(r",\s*(?![^\[]*\])", text.removeprefix("expected one of ").removeprefix(
+        "expected ")) if w.strip() and not w.strip().startswith("[") and "Prefix not found" not in w]
+    joined = ", ".join(words)
+    return ("one of " if len(words) > 1 else "") + (joined[:117] + "..." if len(joined) > 120 else joined)
+
+
+def _char_offset(query: str, line: int, byte_column: int) -> int:
+    """The character offset of a 1-based line and 1-based UTF-8 byte column."""
+    starts = [0] + [m.end() for m in re.finditer("\n", query)]
+    start = starts[min(max(line, 1), len(starts)) - 1]
+    end = query.find("\n", start)
+    text = query[start:] if end < 0 else query[start:end]
+    prefix = text.encode("utf-8")[:max(byte_column - 1, 0)].decode("utf-8", errors="ignore")
+    return start + len(prefix)
+
+
+def _line_column(query: str, offset: int) -> tuple[int, int]:
+    return query.count("\n", 0, offset) + 1, offset - (query.rfind("\n", 0, offset) + 1) + 1
+
+
+def _spot(query: str, offset: int) -> Spot:
+    """The token that starts at or covers an offset (the next one after blanks), or the end of the query."""
+    for _, text, start in token_spans(query):
+        if start + len(text) > offset:
+            return Spot(start, text)
+    return Spot(len(query.rstrip()), "")
+
+
+def _excerpt(query: str, spot: Spot) -> list[str]:
+    """The line before and the line of the spot, numbered, and a caret line under the token."""
+    line, column = _line_column(query, spot.offset)
+    texts = query.split("\n")
+    width = len(str(line))
+    shown = [f"  {n:>{width}} | {texts[n - 1]}" for n in (line - 1, line) if 1 <= n <= len(texts)]
+    caret = "^" * max(1, min(len(spot.token), 40))
+    return shown + [f"  {'':>{width}} | {' ' * (column - 1)}{caret}"]
+
+
+def unknown_form(query: str) -> tuple[Spot, str] | None:
+    """A misspelt query form after the prologue (SELEC), and the keyword meant."""
+    expecting = 0
+    for kind, text, start in token_spans(query):
+        if kind == "comment":
+            continue
+        if expecting:
+            expecting -= 1
+            continue
+        word = text.upper()
+        if word in ("BASE", "PREFIX"):
+            expecting = 1 if word == "BASE" else 2
+            continue
+        if word in FORMS or kind != "name":
+            return None
+        close = difflib.get_close_matches(word, sorted(FORMS), n=1, cutoff=0.6)
+        meant = f"did you mean {close[0]}?" if close else "start the query with SELECT, ASK, CONSTRUCT or DESCRIBE"
+        return Spot(start, text), f"{text!r} is not a query form: {meant}"
+    return None
+
+
+def undeclared_prefix(query: str, prefixes: Mapping[str, str]) -> tuple[Spot, str] | None:
+    """The first prefixed name whose prefix is neither declared in the query nor by the endpoint, and the fix."""
+    declared = set(prefixes)
+    pending_prefix = False
+    for kind, text, start in token_spans(query):
+        if kind == "comment":
+            continue
+        if pending_prefix:
+            declared.add(text.split(":", 1)[0])
+            pending_prefix = False
+            continue
+        if kind == "name" and text.upper() == "PREFIX":
+            pending_prefix = True
+        elif kind == "name" and ":" in text and not text.startswith("_:"):
+            prefix = text.split(":", 1)[0]
+            if prefix not in declared:
+                return Spot(start, text), _prefix_fix(prefix, declared)
+    return None
+
+
+def _prefix_fix(prefix: str, declared: set[str]) -> str:
+    """What to do about an undeclared prefix: the PREFIX line to add (a known namespace's IRI), or a close match."""
+    close = difflib.get_close_matches(prefix, sorted(declared), n=1, cutoff=0.75)
+    namespace = WELL_KNOWN.get(prefix)
+    advice = f"the prefix '{prefix}:' is not declared; add PREFIX {prefix}: <{namespace or 'namespace IRI'}> before " \
+             "the query"
+    return advice + (f", or did you mean '{close[0]}:'?" if close else "")
+
+
+def unbalanced(query: str) -> tuple[Spot, str] | None:
+    """A closing bracket without its opener, or an opener never closed, and the fix."""
+    stack: list[tuple[str, int]] = []
+    for kind, text, start in token_spans(query):
+        if kind != "other":
+            continue
+        if text in OPENERS:
+            stack.append((text, start))
+        elif text in CLOSERS:
+            opener = OPENERS[CLOSERS.index(text)]
+            if stack and stack[-1][0] != opener:
+                open_text, open_start = stack[-1]
+                line, column = _line_column(query, open_start)
+                return Spot(start, text), (f"'{open_text}' at line {line}, column {column} is still open here: add "
+                                           f"'{CLOSERS[OPENERS.index(open_text)]}' before {text!r}")
+            if not stack:
+                return Spot(start, text), f"'{text}' closes nothing here: remove it or add the '{opener}' it closes"
+            stack.pop()
+    if stack:
+        text, start = stack[-1]
+        closer = CLOSERS[OPENERS.index(text)]
+        return Spot(start, text), f"'{text}' is never closed: add '{closer}' where it ends"
+    return None
+
+
+def missing_dot(query: str) -> tuple[Spot, str] | None:
+    """A fourth term in a row inside a group (two triple patterns not separated by '.'), and the fix."""
+    spans = [(k, t, s) for k, t, s in token_spans(query) if k != "comment"]
+    braces, nested, terms = 0, 0, 0
+    skip: str | None = None  # "head": a projection or modifier (until a brace); "values": a VALUES block
+    values_depth = 0
+    for index, (kind, text, start) in enumerate(spans):
+        word = text.upper() if kind == "name" and ":" not in text else ""
+        if text in "{}":
+            braces += 1 if text == "{" else -1
+            terms = 0
+            if skip == "head" or (skip == "values" and text == "}" and braces == values_depth):
+                skip = None
+            continue
+        if skip or braces == 0:
+            continue
+        if text in "([" or text in ")]":
+            nested += 1 if text in "([" else -1
+            terms += 1 if text == "[" and nested == 1 else 0
+            terms = 0 if text == ")" and nested == 0 else terms
+            continue
+        if nested:
+            continue
+        if word in GROUP_WORDS:
+            terms = 0
+            skip = "head" if word in HEAD_WORDS else "values" if word == "VALUES" else None
+            values_depth = braces
+        elif text in RESETS:
+            terms = 0
+        elif text in "/|" or (text == "^" and not _around(spans, index, "^")):
+            terms -= 1
+        elif kind in TERM_KINDS or (kind == "name" and (":" in text or text == "a")):
+            if kind != "name" or not _around(spans, index - 1, "^"):
+                terms += 1
+            if terms == 4:
+                line, column = _line_column(query, start)
+                return Spot(start, text), (f"a '.' is probably missing before {text!r} (line {line}, column "
+                                           f"{column}): end each triple pattern with ' .' before the next")
+    return None
+
+
+def _around(spans: list[tuple[str, str, int]], index: int, text: str) -> bool:
+    """Whether the token before or after position index is the given text (a '^^' datatype marker)."""
+    return any(0 <= i < len(spans) and spans[i][1] == text for i in (index - 1, index + 1))

@@ -139,7 +139,7 @@ class Compiler:
         """Whether one term passes a SPARQL 'fails' expression over ?v (the Python form of a SPARQL test)."""
         rows = self.store.query(f"SELECT ?v WHERE {{ FILTER ({expression}) }}",
                                 substitutions={ox.Variable("v"): to_ox(value)})
-        return next(iter(rows), None) is None  # type: ignore[call-overload]
+        return isinstance(rows, ox.QuerySolutions) and next(iter(rows), None) is None
 
     def _pattern(self, shape: Node, pattern: Node) -> Callable[[Node], bool]:
         if not isinstance(pattern, Literal):

@@ -194,6 +194,8 @@ def test_engine_agrees_with_pyshacl_on_generated_shapes(case: tuple[Graph, Graph
     for keys in (actual, wanted):  # SHACL: one result per (value, other value) pair; pyshacl: one per value
         for key in [k for k in keys if k[4] in PER_PAIR]:
             keys[key] = 1
+            if not isinstance(key[2], Literal):  # pyshacl orders IRIs as strings; SPARQL cannot compare them
+                del keys[key]
     assert actual == wanted, "\n".join(["shapes:", shapes.serialize(format="turtle"), "data:",
                                         data.serialize(format="turtle"), "only kg:", *describe_keys(actual - wanted),
                                         "only pyshacl:", *describe_keys(wanted - actual)])

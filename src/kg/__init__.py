@@ -6,6 +6,7 @@ owlrl or Flask)::
     import kg
     result = kg.build(kg.Config.from_env())          # read, map, validate, reason, store
     report = kg.validate(kg.Config.from_env())       # the SHACL report only
+    report = kg.validate_graph(data, shapes)          # any rdflib graph against any shapes (pyshacl-compatible)
     store = kg.open_store(kg.Config.from_env())      # the embedded or the remote store
     data = kg.export(store, "nq")                    # a deterministic dump
 """
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from .reasoning import infer
     from .server import create_app
     from .store import Store, open_store
-    from .validation import ValidationReport
+    from .validation import ValidationReport, validate_graph
 
 EXPORTS: dict[str, tuple[str, str]] = {
     "BuildResult": ("kg.pipeline", "BuildResult"),
@@ -45,6 +46,7 @@ EXPORTS: dict[str, tuple[str, str]] = {
     "infer": ("kg.reasoning", "infer"),
     "open_store": ("kg.store", "open_store"),
     "validate": ("kg.pipeline", "validate_data"),
+    "validate_graph": ("kg.validation", "validate_graph"),
 }
 
 
@@ -57,4 +59,5 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["BuildResult", "Config", "Format", "KgError", "Store", "ValidationReport", "__version__", "build",
-           "create_app", "export", "import_file", "infer", "open_store", "validate"]
+           "create_app", "export", "import_file", "infer", "open_store", "validate",
+           "validate_graph"]

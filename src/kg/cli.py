@@ -137,6 +137,38 @@ def validate(data: Path | None, fmt: str) -> None:
 
 
 @main.command()
+@click.argument("data_file", metavar="DATA", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("shapes_file", metavar="SHAPES", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--ontology", "ontology_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="An ontology mixed into the data for sh:class and class targets (as pyshacl's ont_graph).")
+@click.option("--format", "fmt", type=click.Choice(["text", "turtle", "json"]), default="text",
+              show_default=True, help="Report format.")
+@click.option("--allow-warnings", is_flag=True, help="Exit 0 when every result is a warning or a note.")
+@reports_errors
+def shacl(data_file: Path, shapes_file: Path, ontology_file: Path | None, fmt: str, allow_warnings: bool) -> None:
+    """Validate any RDF file against any SHACL shapes file with kg's engine (a pyshacl-compatible report).
+
+    Exit 0 when the data conforms, 3 when it does not (with --allow-warnings: only for violations).
+    Example: kg shacl people.ttl shapes.ttl --format turtle
+    """
+    from .validation import validate_graph
+    from .validation.files import read_rdf_file
+
+    data, shapes = read_rdf_file(data_file), read_rdf_file(shapes_file)
+    ontology = read_rdf_file(ontology_file) if ontology_file is not None else None
+    report = validate_graph(data, shapes, ontology, source=str(data_file))
+    if fmt == "turtle":
+        click.echo(report.turtle())
+    elif fmt == "json":
+        click.echo(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(report.text())
+        click.echo(f"engine: {report.engine}; SHACL conforms: {'yes' if report.conforms else 'no'}")
+    if not (report.passes if allow_warnings else report.conforms):
+        sys.exit(ValidationFailed.exit_code)
+
+
+@main.command()
 @DATA_OPTION
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Output format.")

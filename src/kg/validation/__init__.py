@@ -287,9 +287,16 @@ def _report(outcome: Outcome, locator: _Locator) -> ValidationReport:
 
 
 def validate_graph(data: Graph, shapes: Graph, ontology: Graph | None = None,
-                   origins: Mapping[URIRef, Origin] | None = None, engine: str = "oxigraph") -> ValidationReport:
-    """Validate one rdflib graph against a shapes graph (pyshacl-compatible report), locating results via origins."""
-    return _report(run([data], shapes, ontology, engine), _Locator(origins))
+                   origins: Mapping[URIRef, Origin] | None = None, engine: str = "oxigraph",
+                   source: str | None = None) -> ValidationReport:
+    """Validate one rdflib graph against a shapes graph: the report SHACL defines, as pyshacl writes it.
+
+    The results are located through origins when given, else in source (the data's file name) when given;
+    ontology (optional) is mixed in as pyshacl's ont_graph is, for sh:class and class targets.
+    """
+    whole = URIRef("urn:kg:validated-graph")
+    locator = _Locator(origins, {whole: data}, {whole: source}) if source is not None else _Locator(origins)
+    return _report(run([data], shapes, ontology, engine), locator)
 
 
 def validate_graphs(mapped: MappedGraphs, shapes: Graph, ontology: Graph, engine: str = "oxigraph") -> ValidationReport:

@@ -1,0 +1,56 @@
+"""RDF files read for ``kg shacl``: any format of the format table, literals kept as written, nothing fetched."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyoxigraph as ox
+from rdflib import BNode, Graph, Literal, URIRef
+from rdflib.term import Node
+
+from ..errors import Location, SourceError
+from ..formats import Format
+from ..namespaces import bind_prefixes
+
+XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+
+
+def _term(term: ox.NamedNode | ox.BlankNode | ox.Literal) -> Node:
+    """An rdflib term for a parsed one, a literal's lexical form as written (rdflib would normalise it)."""
+    if isinstance(term, ox.NamedNode):
+        return URIRef(term.value)
+    if isinstance(term, ox.BlankNode):
+        return BNode(term.value)
+    if term.language:
+        return Literal(term.value, lang=term.language, normalize=False)
+    datatype = term.datatype.value
+    return Literal(term.value, normalize=False) if datatype == XSD_STRING else Literal(
+        term.value, datatype=URIRef(datatype), normalize=False)
+
+
+def read_rdf_file(path: Path) -> Graph:
+    """Every triple of an RDF file (the format from its extension; a dataset's graphs are merged).
+
+    Raises:
+        SourceError: the file is missing, its extension names no RDF format, or it does not parse (with the
+            line and column the parser gives).
+    """
+    fmt = Format.from_extension(path.suffix.lstrip(".").lower())
+    if fmt is None or not fmt.is_rdf:
+        names = ", ".join(f".{f.extension}" for f in Format if f.is_rdf)
+        raise SourceError(Location(path), f"cannot tell the RDF format from the extension; use one of {names}")
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise SourceError(Location(path), f"cannot read the file: {error.strerror or error}") from None
+    graph = bind_prefixes(Graph())
+    try:
+        for quad in ox.parse(data, format=fmt.ox, base_iri=path.resolve().as_uri()):
+            graph.add((_term(quad.subject), _term(quad.predicate), _term(quad.object)))
+    except SyntaxError as error:
+        kind = fmt.name.replace("_", "-")
+        raise SourceError(Location(path, error.lineno), f"{kind} syntax error: {error.msg}") from None
+    return graph
+
+
+__all__ = ["read_rdf_file"]

@@ -141,7 +141,7 @@ class Fields:
             return None
         if allow_present and isinstance(value, str) and value.strip().lower() == PRESENT:
             return PRESENT
-        if isinstance(value, str) and value.strip().isdigit():
+        if isinstance(value, str) and re.fullmatch(r"[0-9]{1,9}", value.strip()):
             value = int(value.strip())
         if isinstance(value, bool) or not isinstance(value, int):
             hint = " or 'present'" if allow_present else ""

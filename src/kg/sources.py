@@ -103,10 +103,11 @@ class _Builder:
             if kind == "bool":
                 self.document.written[path] = node.value
                 return self.constructor.construct_yaml_bool(node)
-            if kind == "int" and _PLAIN_INT.fullmatch(node.value):
-                return int(node.value)
-            return str(node.value)
+            if kind != "int" or not _PLAIN_INT.fullmatch(node.value):
+                return str(node.value)
         try:
+            if not node.style and node.tag == _TAG + "int":
+                return int(node.value)  # a ValueError past Python's digit limit, as for a tagged value
             return self.constructor.construct_object(node, deep=True)
         except ConstructorError as exc:
             problem = f"YAML value refused: {exc.problem}; remove the tag or quote the value"

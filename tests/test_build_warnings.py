@@ -57,16 +57,16 @@ def test_unknown_organisation_by_name_gets_one_node_and_a_warning(tmp_path: Path
     assert built.report.passes
     org_warnings = [str(w) for w in built.warnings if "organisation" in str(w)]
     assert org_warnings == [
-        "data/profiles/ada-example.yaml:2: warning: affiliation: organisation 'Example Robotics Lab' is not in "
+        f"{data}/profiles/ada-example.yaml:2: warning: affiliation: organisation 'Example Robotics Lab' is not in "
         "data/organizations.yaml; the build made an organisation node from its name "
         "(id/organization/example-robotics-lab) (also used at line 5). Add it to data/organizations.yaml with this "
         "name or an alias to give it an id, aliases and a parent, e.g. "
         "'- {id: example-robotics-lab, name: Example Robotics Lab}'",
-        "data/profiles/ada-example.yaml:8: warning: experience[1].organizations[0]: organisation 'Example Lab' "
+        f"{data}/profiles/ada-example.yaml:8: warning: experience[1].organizations[0]: organisation 'Example Lab' "
         "is not in data/organizations.yaml; the build made an organisation node from its name "
         "(id/organization/example-lab-2). Add it to data/organizations.yaml with this name or an alias to give it "
         "an id, aliases and a parent, e.g. '- {id: example-lab-2, name: Example Lab}'",  # the id is taken
-        "data/profiles/bo-example.yaml:4: warning: experience[0].organizations[0]: organisation "
+        f"{data}/profiles/bo-example.yaml:4: warning: experience[0].organizations[0]: organisation "
         "'EXAMPLE ROBOTICS LAB' is not in data/organizations.yaml; the build made an organisation node from its "
         "name (id/organization/example-robotics-lab). Add it to data/organizations.yaml with this name or an alias "
         "to give it an id, aliases and a parent, e.g. '- {id: example-robotics-lab, name: Example Robotics Lab}'"]
@@ -122,7 +122,7 @@ def test_owner_in_none_of_the_author_lists_is_a_warning(tmp_path: Path) -> None:
     data = _data(tmp_path, {"mira-okonkwo-lindqvist": MIRA, "nobody": "name: No Papers\n"})
     (warning,) = resolve(parse_corpus(read_data_dir(data))).warnings
     assert str(warning) == (
-        "data/profiles/mira-okonkwo-lindqvist.yaml:1: warning: name: 'Mira Okonkwo-Lindqvist' is an author of "
+        f"{data}/profiles/mira-okonkwo-lindqvist.yaml:1: warning: name: 'Mira Okonkwo-Lindqvist' is an author of "
         "none of the profile's 2 publications (no author is written 'Mira Okonkwo-Lindqvist' or pinned with "
         "same_as: mira-okonkwo-lindqvist), so the person's page lists none of them; likely the owner: "
         "'M. Okonkwo-Lindqvist' (publications[0].authors[0]), 'M Okonkwo Lindqvist' (publications[1].authors[1]). "
@@ -132,15 +132,15 @@ def test_owner_in_none_of_the_author_lists_is_a_warning(tmp_path: Path) -> None:
     assert resolve(parse_corpus(read_data_dir(data))).warnings == ()  # one publication is enough
 
 
-def test_kg_build_prints_the_warnings_on_stderr(tmp_path: Path) -> None:
+def test_kg_build_prints_the_warnings_beside_their_count(tmp_path: Path) -> None:
     profile = MIRA.replace("name: Mira", "affiliation: Nordic Lab\nname: Mira")
     data = _data(tmp_path, {"mira-okonkwo-lindqvist": profile})
     result = CliRunner().invoke(main, ["build", "--data", str(data), "--store", str(tmp_path / "store")])
     assert result.exit_code == 0, result.stderr
-    lines = [line for line in result.stderr.splitlines() if ": warning: " in line]
-    assert lines[0].startswith("data/profiles/mira-okonkwo-lindqvist.yaml:1: warning: affiliation: organisation "
+    lines = [line for line in result.stdout.splitlines() if ": warning: " in line]
+    assert lines[0].startswith(f"{data}/profiles/mira-okonkwo-lindqvist.yaml:1: warning: affiliation: organisation "
                                "'Nordic Lab' is not in data/organizations.yaml")
-    assert lines[1].startswith("data/profiles/mira-okonkwo-lindqvist.yaml:2: warning: name: 'Mira "
+    assert lines[1].startswith(f"{data}/profiles/mira-okonkwo-lindqvist.yaml:2: warning: name: 'Mira "
                                "Okonkwo-Lindqvist' is an author of none")
     assert any("This work has no venue" in line for line in lines)  # SHACL warnings are printed the same way
     assert f"warnings: {len(lines)}" in result.stdout

@@ -126,7 +126,7 @@ def test_year_is_optional_and_parsed_as_none(data: Path) -> None:
 
 @pytest.mark.parametrize(("year", "message"), [
     ("soon", "expected a year such as 2024, got 'soon'"), ("1066", f"impossible year 1066; expected 1900–{MAX_YEAR}"),
-    ("true", "expected a year such as 2024, got True"), ("''", "expected a year such as 2024, got ''")])
+    ("true", "expected a year such as 2024, got true"), ("''", "expected a year such as 2024, got ''")])
 def test_a_bad_year_still_fails_with_the_same_message(year: str, message: str) -> None:
     text = f"name: Ada\npublications:\n  - title: T\n    authors: [A B]\n    year: {year}\n"
     with pytest.raises(SourceError) as info:

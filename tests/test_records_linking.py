@@ -148,10 +148,11 @@ def test_a_work_record_merges_with_a_profile_publication_by_doi_and_keeps_the_cu
     listed = CliRunner().invoke(main, ["conflicts", "--data", str(data)])
     assert listed.exit_code == 0, listed.output
     assert listed.output.splitlines() == [
-        "work graph-sampling-at-scale (Graph Sampling at Scale): year differs: '2020' (data/profiles/ada-example.yaml)"
-        "; '2021' (data/records/works.json); the first is shown", "conflicts: 1"]
+        "work graph-sampling-at-scale (Graph Sampling at Scale): year differs: "
+        f"'2020' ({data}/profiles/ada-example.yaml); '2021' ({data}/records/works.json); the first is shown",
+        "conflicts: 1"]
     bad = [str(w) for w in result.warnings if "not a valid ORCID" in str(w)]
-    assert bad == ["data/records/works.json: warning: "
+    assert bad == [f"{data}/records/works.json: warning: "
                    "'https://orcid.org/0000-0002-1694-2338' is not a valid ORCID iD at "
                    "results[0].authorships[1].author.orcid; it is not used to merge records (correct it at the "
                    "source, or download the record again)"]

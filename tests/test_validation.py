@@ -201,8 +201,8 @@ def test_bad_email_in_a_yaml_profile_is_reported_with_file_line_and_field(tmp_pa
     assert not report.passes
     person = minter.person("ada-lovelace")
     email = [v for v in report.errors if v.path == "schema:email"]
-    assert [(v.file, v.line, v.field, v.focus) for v in email] == [("data/profiles/ada-lovelace.yaml", 4, "email",
+    assert [(v.file, v.line, v.field, v.focus) for v in email] == [(f"{data}/profiles/ada-lovelace.yaml", 4, "email",
                                                                      str(person))]
     assert {v.field for v in report.errors} == {"email"}  # schema:email and foaf:mbox both come from 'email'
-    assert f"data/profiles/ada-lovelace.yaml:4: email ({person}): schema:email: " in report.text()
+    assert f"{data}/profiles/ada-lovelace.yaml:4: email ({person}): schema:email: " in report.text()
     assert "ada-at-example.org" in str(ValidationFailed(report))

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import os
+import socket
 import sys
 import unicodedata
 from collections.abc import Callable
@@ -14,7 +16,7 @@ from typing import Any, TypeVar
 import click
 
 from .config import Config
-from .errors import DiskFull, KgError, StoreMissing, ValidationFailed
+from .errors import DiskFull, KgError, PortInUse, StoreMissing, ValidationFailed
 from .exports import EXPORT_FORMATS, Selection, export, export_to_file
 from .importers.command import import_command
 from .store import open_store
@@ -64,7 +66,7 @@ def main() -> None:
     """Researcher profiles as a validated, reasoned knowledge graph with a SPARQL endpoint.
 
     Exit codes: 0 success, 1 unexpected error, 2 bad source data, 3 SHACL violations,
-    4 build failure, 5 no store built yet, 6 bad query, 7 remote store error, 8 disk full.
+    4 build failure (or kg serve's port in use), 5 no store built yet, 6 bad query, 7 remote store error, 8 disk full.
     """
 
 
@@ -84,11 +86,11 @@ def _build(config: Config, reasoner: str = "rules", timings: bool = False) -> No
         rest = graphs[len(shown):]
         click.echo(f"  {sum(c for _, c in rest):>8}  … in {len(rest)} more graphs")
     for warning in result.warnings:  # source data the build accepted but a curator should look at
-        click.echo(str(warning), err=True)
+        click.echo(str(warning))  # beside the count that follows, as kg validate prints them
     for violation in result.report.warnings:
-        click.echo(violation.text(), err=True)
+        click.echo(violation.text())
     for conflict in result.conflicts:
-        click.echo(f"conflict: {conflict}", err=True)
+        click.echo(f"conflict: {conflict}")
     click.echo(f"violations: {len(result.report.errors)}, "
                f"warnings: {len(result.report.warnings) + len(result.warnings)}"
                + (f", conflicts between sources: {len(result.conflicts)} (kg conflicts)" if result.conflicts else ""))
@@ -123,15 +125,21 @@ def validate(data: Path | None, fmt: str) -> None:
 
     Example: kg validate --format json
     """
-    from .pipeline import validate_data
+    from .pipeline import check_data
 
-    report = validate_data(Config.from_env(data=data))
+    report, warnings = check_data(Config.from_env(data=data))
     if fmt == "turtle":
         click.echo(report.turtle())
     elif fmt == "json":
-        click.echo(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
+        click.echo(json.dumps({**report.as_json(), "source_warnings": [str(w) for w in warnings]}, indent=2,
+                              ensure_ascii=False))
     else:
+        for warning in warnings:  # what kg build accepts with a warning (an organisation known only by name, ...)
+            click.echo(str(warning))
         click.echo(report.text())
+        if warnings:
+            click.echo(f"Source data: {len(warnings)} warning{'s' if len(warnings) > 1 else ''} (listed first), "
+                       "as kg build reports them.")
     if not report.passes:
         sys.exit(ValidationFailed.exit_code)
 
@@ -338,6 +346,7 @@ def serve(data: Path | None, store: Path | None, store_url: str | None, host: st
     Example: kg serve --port 8080
     """
     config = Config.from_env(data=data, store=store, store_url=store_url)
+    check_port(host, port)  # before building: a second kg serve must not build, print "serving …" and then fail
     try:
         open_store(config)
     except StoreMissing:
@@ -348,6 +357,27 @@ def serve(data: Path | None, store: Path | None, store_url: str | None, host: st
     click.echo(f"serving http://{host}:{port}/sparql (Ctrl-C to stop)", err=True)
     os.execve(sys.executable, [sys.executable, "-m", "granian", *server_arguments(config, host, port, workers, threads),
                                "kg.server.wsgi:app"], env)
+
+
+def check_port(host: str, port: int) -> None:
+    """Raise PortInUse when another process listens on host:port (or the port may not be used)."""
+    try:
+        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise PortInUse(f"cannot listen on {host}: {exc.strerror}; use --host 127.0.0.1 or an address of this "
+                        "machine") from None
+    for family, kind, proto, _, address in addresses:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds: TIME_WAIT is free
+            try:
+                probe.bind(address)
+            except OSError as exc:
+                if exc.errno == errno.EADDRINUSE:
+                    raise PortInUse(f"port {port} is in use on {host} (another kg serve, or another server); "
+                                    f"stop it, or use --port to choose another port") from None
+                if exc.errno == errno.EACCES:
+                    raise PortInUse(f"port {port} may not be used by this user (ports below 1024 need privileges); "
+                                    f"use --port with a port above 1023") from None
 
 
 def server_arguments(config: Config, host: str, port: int, workers: int, threads: int) -> list[str]:

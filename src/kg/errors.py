@@ -7,6 +7,7 @@ KgError                     500 / 1  unexpected
  ├── BuildError             500 / 4  the build could not complete (the previous store is untouched)
  ├── RemoteConfigError      500 / 4  remote store settings incomplete or contradictory
  ├── WriteBusy              503 / 4  another write held the lock too long
+ ├── PortInUse              500 / 4  kg serve cannot listen: the port is taken (or privileged)
  ├── StoreMissing           503 / 5  no store has been built yet
  ├── BadQuery               400 / 6  a malformed or refused SPARQL request (TooManyResults: past max_results;
  │                                   BadTerm: a term given to kg explain or /explain that cannot be read)
@@ -275,3 +276,10 @@ class WriteForbidden(KgError):
 
     status = 403
     exit_code = 1
+
+
+class PortInUse(KgError):
+    """kg serve cannot listen on the port: another process holds it, or it needs privileges."""
+
+    status = 500
+    exit_code = 4

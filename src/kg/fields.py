@@ -20,6 +20,34 @@ def _type_name(value: Any) -> str:
             type(None): "nothing"}.get(type(value), type(value).__name__)
 
 
+def quote_hint(written: str) -> str:
+    """The message for a true/false word where text was expected: YAML reads unquoted yes/no/on/off as booleans."""
+    return (f"expected text, got {written}, which YAML reads as {'true' if written.lower() in _TRUE else 'false'} "
+            f"when unquoted; quote it (\"{written}\") if it is text")
+
+
+_TRUE = ("true", "yes", "on", "y")
+_DATE = re.compile(r"^\s*(\d{4})-\d{1,2}-\d{1,2}(?:[Tt ].*)?$")
+
+
+def _year_hint(value: Any) -> str:
+    """A fix for a value that is not a year: a date becomes its year, a time or a number written otherwise."""
+    if isinstance(value, str):
+        date = _DATE.match(value)
+        if date:
+            return f"; kg records years only: write {date.group(1)}"
+        if re.fullmatch(r"\s*\d+:\d+(?::\d+)*\s*", value):
+            return "; a value written with ':' is a time, not a year: write the four-digit year"
+    return _number_hint(value)
+
+
+def _number_hint(value: Any) -> str:
+    """A fix for a number written in a form kg does not read (1e3, 0x10, 017, 1_000, 3.5)."""
+    if isinstance(value, str) and re.fullmatch(r"\s*[-+]?[0-9][0-9a-fA-FxXoObB_.:eE+-]*\s*", value):
+        return "; write it as plain decimal digits (no exponent, fraction, '_', leading 0 or 0x/0o prefix)"
+    return ""
+
+
 ABSOLUTE_IRI = re.compile(r"^https?://[^\s<>\"{}|\\^`]+$")
 
 
@@ -49,6 +77,13 @@ class Fields:
         """Field path of a key of this mapping."""
         return self.path + (key,)
 
+    def shown(self, key: str, value: Any) -> str:
+        """A value of a key as the file writes it, for messages."""
+        return self.document.shown(self.at(key), value)
+
+    def _quote_hint(self, key: str, value: bool) -> str:
+        return quote_hint(self.shown(key, value))
+
     def raw(self, key: str) -> Any:
         """The value of a key, marking it as read."""
         self.read.add(key)
@@ -61,7 +96,9 @@ class Fields:
             if required:
                 raise self.error(None, f"missing required field '{key}'")
             return None
-        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        if isinstance(value, bool):
+            raise self.error(key, self._quote_hint(key, value))
+        if not isinstance(value, (str, int, float)):
             raise self.error(key, f"expected text, got {_type_name(value)}")
         text = str(value).strip()
         if not text:
@@ -82,7 +119,7 @@ class Fields:
         if value is None:
             return default
         if not isinstance(value, bool):
-            raise self.error(key, f"expected true or false, got {value!r}")
+            raise self.error(key, f"expected true or false, got {self.shown(key, value)}")
         return value
 
     def integer(self, key: str, *, minimum: int = 0) -> int | None:
@@ -91,7 +128,8 @@ class Fields:
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.error(key, f"expected a whole number, got {value!r}")
+            raise self.error(key, f"expected a whole number such as 12, got {self.shown(key, value)}"
+                                  f"{_number_hint(value)}")
         if value < minimum:
             raise self.error(key, f"must be at least {minimum}, got {value}")
         return value
@@ -103,11 +141,12 @@ class Fields:
             return None
         if allow_present and isinstance(value, str) and value.strip().lower() == PRESENT:
             return PRESENT
-        if isinstance(value, str) and value.strip().isdigit():
+        if isinstance(value, str) and re.fullmatch(r"[0-9]{1,9}", value.strip()):
             value = int(value.strip())
         if isinstance(value, bool) or not isinstance(value, int):
             hint = " or 'present'" if allow_present else ""
-            raise self.error(key, f"expected a year such as 2024{hint}, got {value!r}")
+            raise self.error(key, f"expected a year such as 2024{hint}, got {self.shown(key, value)}"
+                                  f"{_year_hint(value)}")
         if not MIN_YEAR <= value <= MAX_YEAR:
             raise self.error(key, f"impossible year {value}; expected {MIN_YEAR}–{MAX_YEAR}")
         return value
@@ -134,7 +173,9 @@ class Fields:
         """A list of non-empty texts."""
         texts = []
         for path, item in self.items(key):
-            if isinstance(item, bool) or not isinstance(item, (str, int, float)) or not str(item).strip():
+            if isinstance(item, bool):
+                raise self.document.error(path, quote_hint(self.document.shown(path, item)))
+            if not isinstance(item, (str, int, float)) or not str(item).strip():
                 raise self.document.error(path, f"expected text, got {_type_name(item)}")
             texts.append(str(item).strip())
         return tuple(texts)

@@ -64,7 +64,7 @@ class Venue:
     type: str
     aliases: tuple[str, ...]
     same_as: tuple[str, ...]
-    origin: Origin
+    origin: Origin = field(compare=False)  # where the file is shown does not make it another venue (kg.mapping.cache)
 
 
 @dataclass(frozen=True)

@@ -71,7 +71,7 @@ def _authors(f: Fields) -> tuple[Author, ...]:
         elif isinstance(item, str) and item.strip():
             authors.append(parse_author(item))
         else:
-            raise f.document.error(path, f"expected an author name, got {item!r}")
+            raise f.document.error(path, f"expected an author name, got {f.document.shown(path, item)}")
     if not any(not a.is_elision for a in authors):
         raise f.error("authors", "a publication needs at least one named author")
     return tuple(authors)

@@ -43,8 +43,7 @@ def _location(origin: Origin, *parts: str | int) -> Location:
 
 
 def _error(origin: Origin, field: str, message: str) -> SourceError:
-    path = format_path(origin.path + (field,))
-    return SourceError(Location(Path(origin.file), origin.line, path), message)
+    return SourceError(_location(origin, field), message)  # the field's own line, not its record's
 
 
 @dataclass(frozen=True)

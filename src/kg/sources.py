@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.tokens import ScalarToken
 
 from .errors import Location, SourceError
 from .source_files import max_source_bytes, read_limited
@@ -37,6 +39,17 @@ class YamlDocument:
     lines: dict[FieldPath, int] = field(default_factory=dict)
     display_path: str = ""
     sha256: str = ""
+    written: dict[FieldPath, str] = field(default_factory=dict)  # unquoted true/false words as written (no, on)
+
+    def shown(self, path: FieldPath, value: Any) -> str:
+        """A value as the file writes it, for messages: yes/no as written, text quoted, never a Python repr."""
+        if isinstance(value, bool):
+            return self.written.get(path, str(value).lower())
+        if isinstance(value, str):
+            return repr(value)
+        if isinstance(value, (list, dict)):
+            return "a list" if isinstance(value, list) else "a mapping"
+        return "nothing" if value is None else str(value)
 
     def line_of(self, path: FieldPath) -> int | None:
         """Line of the field path, or of its nearest enclosing field."""
@@ -54,8 +67,18 @@ class YamlDocument:
         return SourceError(self.location(path), message)
 
 
+_PLAIN_INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
+_TAG = "tag:yaml.org,2002:"
+
+
 class _Builder:
-    """Turns a composed YAML node tree into Python data, recording lines and refusing duplicate keys."""
+    """Turns a composed YAML node tree into Python data, recording lines and refusing duplicate keys.
+
+    Unquoted scalars are typed by kg, not by YAML 1.1's implicit rules: null and true/false words keep their
+    meaning and decimal whole numbers become int, while dates, times (12:30), floats, octal, hexadecimal and
+    underscored numbers stay the text as written, so no value reaches a field as a date or a silently converted
+    number; the typed fields (kg.fields) then say what they expected, with the fix.
+    """
 
     def __init__(self, document: YamlDocument) -> None:
         self.document = document
@@ -72,7 +95,19 @@ class _Builder:
         raise self.document.error(path, f"unsupported YAML node {node.tag}")
 
     def _scalar(self, node: Node, path: FieldPath) -> Any:
+        if not node.style and node.tag in (_TAG + "null", _TAG + "bool", _TAG + "int", _TAG + "float",
+                                           _TAG + "timestamp", _TAG + "str"):
+            kind = node.tag[len(_TAG):]
+            if kind == "null":
+                return None
+            if kind == "bool":
+                self.document.written[path] = node.value
+                return self.constructor.construct_yaml_bool(node)
+            if kind != "int" or not _PLAIN_INT.fullmatch(node.value):
+                return str(node.value)
         try:
+            if not node.style and node.tag == _TAG + "int":
+                return int(node.value)  # a ValueError past Python's digit limit, as for a tagged value
             return self.constructor.construct_object(node, deep=True)
         except ConstructorError as exc:
             problem = f"YAML value refused: {exc.problem}; remove the tag or quote the value"
@@ -85,14 +120,13 @@ class _Builder:
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
             key = self._scalar(key_node, path)
-            key_path = path + (str(key),)
-            if not isinstance(key, str):
-                self.document.lines[key_path] = key_node.start_mark.line + 1
-                raise self.document.error(key_path, f"keys must be text, got {key!r}; quote it")
-            if key in result:
-                self.document.lines[key_path] = key_node.start_mark.line + 1
-                raise self.document.error(key_path, "duplicate key; remove one of the two entries")
+            key_path = path + (str(key_node.value if isinstance(key_node, ScalarNode) else key),)
             self.document.lines[key_path] = key_node.start_mark.line + 1
+            if not isinstance(key, str):
+                raise self.document.error(key_path, f"keys must be text, got {key_node.value}; quote it "
+                                                    f"(\"{key_node.value}\")")
+            if key in result:
+                raise self.document.error(key_path, "duplicate key; remove one of the two entries")
             result[key] = self.build(value_node, key_path)
         return result
 
@@ -117,6 +151,47 @@ def _refuse_expansion(text: str, where: Path) -> None:
             depth -= 1
 
 
+def _open_quote(exc: yaml.MarkedYAMLError, text: str) -> tuple[int, int] | None:
+    """(line, column), 1-based, of the quote that opened a quoted value the error lies in or right after, or None.
+
+    An unclosed quote makes the scanner read on to the next quote character, lines later, where the parser gives
+    up: the quoted value it read then ends on the line of the error, but began lines earlier.
+    """
+    if exc.context == "while scanning a quoted scalar" and exc.context_mark is not None:
+        return exc.context_mark.line + 1, exc.context_mark.column + 1
+    problem = exc.problem_mark
+    if problem is None:
+        return None
+    last = None
+    try:
+        for token in yaml.scan(text, Loader=LOADER):
+            if (token.start_mark.line, token.start_mark.column) >= (problem.line, problem.column):
+                break
+            last = token
+    except yaml.MarkedYAMLError:
+        pass
+    if isinstance(last, ScalarToken) and last.style in ('"', "'") and last.end_mark.line == problem.line \
+            and last.start_mark.line < problem.line:
+        return last.start_mark.line + 1, last.start_mark.column + 1
+    return None
+
+
+def _syntax_error(exc: yaml.MarkedYAMLError, text: str, where: Path) -> SourceError:
+    """A YAML syntax error at its line; for an unclosed quote, at the line where the quoted value began."""
+    mark = exc.problem_mark or exc.context_mark
+    line = mark.line + 1 if mark is not None else None
+    problem = exc.problem or exc.context or "invalid YAML"
+    opened = _open_quote(exc, text)
+    if opened is not None:
+        gave_up = f"line {line}" if line is not None else "the end of the file"
+        return SourceError(Location(where, opened[0]), (
+            f"YAML syntax error: the quoted value that begins here (line {opened[0]}, column {opened[1]}) is not "
+            f"closed on its line, so YAML read on to {gave_up}, where it gave up ({problem}); close the quote "
+            f"on line {opened[0]}, or remove it"))
+    return SourceError(Location(where, line), f"YAML syntax error: {problem}; "
+                       "check indentation and quote values containing ':' or '#'")
+
+
 def parse_yaml(text: str, path: Path, display_path: str = "") -> YamlDocument:
     """Parse YAML text into a YamlDocument; syntax errors, aliases and anchors name file and line."""
     where = Path(display_path or path)
@@ -128,11 +203,7 @@ def parse_yaml(text: str, path: Path, display_path: str = "") -> YamlDocument:
         if node is not None:
             document.data = _Builder(document).build(node, ())
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
-        problem = exc.problem or exc.context or "invalid YAML"
-        raise SourceError(Location(where, line), f"YAML syntax error: {problem}; "
-                          "check indentation and quote values containing ':' or '#'") from None
+        raise _syntax_error(exc, text, where) from None
     except yaml.YAMLError as exc:
         raise SourceError(Location(where), f"YAML error: {exc}") from None
     return document
@@ -160,24 +231,20 @@ class DataFiles:
     profiles: list[YamlDocument]
 
 
-def _display(root: Path, path: Path) -> str:
-    """Path shown in messages: relative to the data directory's parent when possible."""
-    try:
-        return str(path.relative_to(root.parent))
-    except ValueError:
-        return str(path)
-
-
 def read_data_dir(root: Path, max_bytes: int | None = None) -> DataFiles:
-    """Read organizations.yaml, venues.yaml and profiles/*.yaml under root (sorted, deterministic)."""
+    """Read organizations.yaml, venues.yaml and profiles/*.yaml under root (sorted, deterministic).
+
+    Messages name each file under root as the caller wrote root (data/profiles/x.yaml for --data data,
+    /some/where/data/profiles/x.yaml for --data /some/where/data), so the path always opens the file meant.
+    """
     if not root.is_dir():
         raise SourceError(Location(root), "data directory not found; pass --data DIR")
     limit = max_source_bytes() if max_bytes is None else max_bytes
     reference = {}
     for name in ("organizations", "venues"):
         file = root / f"{name}.yaml"
-        reference[name] = read_yaml(file, _display(root, file), limit) if file.exists() else None
+        reference[name] = read_yaml(file, str(file), limit) if file.exists() else None
     profile_dir = root / "profiles"
     files = sorted(profile_dir.glob("*.yaml")) if profile_dir.is_dir() else []
-    profiles = [read_yaml(f, _display(root, f), limit) for f in files]
+    profiles = [read_yaml(f, str(f), limit) for f in files]
     return DataFiles(root, reference["organizations"], reference["venues"], profiles)

@@ -166,8 +166,9 @@ class MapCache:
         self.used: set[str] = set()
 
     def key(self, profile: Profile, minter: Minter, reference_sha: str) -> str:
-        """The entry key of a profile (everything but resolution answers)."""
-        parts = (code_version(), minter.base, reference_sha, profile.sha256, profile.origin.file, profile.id)
+        """The entry key of a profile (everything but resolution answers); not where the file lies or how --data was
+        written: a saved entry's origins are all in the profile's own file, so they take its path as now shown."""
+        parts = (code_version(), minter.base, reference_sha, profile.sha256, profile.id)
         return hashlib.sha256("\x00".join(parts).encode()).hexdigest()
 
     def load(self, key: str) -> Entry | None:
@@ -267,7 +268,8 @@ def map_corpus_cached(corpus: Corpus, minter: Minter, resolution: Resolution, re
         graph_iri = minter.graph(f"profile/{profile.id}")
         key = cache.key(profile, minter, reference_sha256)
         entry = cache.load(key)
-        if entry is not None and answers_match(entry.reads, resolution):
+        cached = entry is not None and answers_match(entry.reads, resolution)
+        if entry is not None and cached:
             stats.cached += 1
             graph: Graph = LazyGraph(entry.triples, entry.count)
         else:
@@ -277,7 +279,7 @@ def map_corpus_cached(corpus: Corpus, minter: Minter, resolution: Resolution, re
         cache.used.add(key)
         lines = profile.origin.lines
         for assign, node, (file, path), line in entry.origin_ops:
-            origin = Origin(file, path, line, lines)
+            origin = Origin(profile.origin.file if cached else file, path, line, lines)
             if assign:
                 result.origins[node] = origin
             else:

@@ -15,6 +15,7 @@ import pyoxigraph as ox
 from rdflib import Graph, URIRef
 
 from ..config import Config
+from ..duplicates import duplicate_errors, repeated_authors
 from ..edits import replay_edits, write_lock
 from ..errors import Location, SourceError, SourceErrors, ValidationFailed
 from ..iris import Minter
@@ -63,13 +64,16 @@ class LinkedData:
     resolution: Resolution
     linking: Linking
     reference_sha: str
+    repeated: tuple[BuildWarning, ...] = ()  # an author twice in one author list (kg.duplicates)
 
     @property
     def warnings(self) -> tuple[BuildWarning, ...]:
-        """Every source-data warning: profiles (kg.resolve), records' own, and record linking."""
+        """Every source-data warning: profiles (kg.resolve, kg.duplicates), records' own, and record linking."""
         records = [BuildWarning(Location(Path(w.origin.file), w.origin.line), w.message)  # the message names the place
                    for r in self.corpus.records for w in r.warnings]
-        return self.resolution.warnings + tuple(records) + tuple(self.linking.warnings)
+        profiles = tuple(sorted(self.resolution.warnings + self.repeated,
+                                key=lambda w: (str(w.location.path), w.location.line or 0)))
+        return profiles + tuple(records) + tuple(self.linking.warnings)
 
 
 def read_linked(config: Config) -> LinkedData:
@@ -88,15 +92,23 @@ def read_linked(config: Config) -> LinkedData:
         raise SourceErrors(errors)
     corpus = replace(corpus, records=records)
     resolution = resolve(corpus)
+    duplicates = duplicate_errors(corpus, resolution)  # before mapping: the shapes would word them in RDF terms
+    if duplicates:
+        raise SourceErrors(duplicates)
     linking = link(corpus, resolution, config.precedence)
-    return LinkedData(corpus, resolution, linking, _reference_sha(files))
+    return LinkedData(corpus, resolution, linking, _reference_sha(files), tuple(repeated_authors(corpus, resolution)))
 
 
 def map_data(config: Config) -> tuple[Corpus, MappedGraphs]:
     """Read, check, resolve and map a data directory."""
+    data, mapped = _map_linked(config)
+    return data.corpus, mapped
+
+
+def _map_linked(config: Config) -> tuple[LinkedData, MappedGraphs]:
     data = read_linked(config)
     mapped = map_corpus(data.corpus, Minter(config.base), data.resolution, data.reference_sha, data.linking)
-    return data.corpus, replay_edits(config, mapped)  # accepted HTTP edits (data/edits/edits.nq, see kg.edits)
+    return data, replay_edits(config, mapped)  # accepted HTTP edits (data/edits/edits.nq, see kg.edits)
 
 
 def _map_cached(config: Config, cache: MapCache) -> tuple[LinkedData, MappedGraphs, MapStats]:
@@ -119,8 +131,14 @@ def validation_cache(config: Config) -> Path:
 
 def validate_data(config: Config) -> ValidationReport:
     """Map a data directory and validate it against the shapes."""
-    _, mapped = map_data(config)
-    return validate_graphs(mapped, load_turtle_dir(config.shapes), load_turtle_dir(config.ontology))
+    return check_data(config)[0]
+
+
+def check_data(config: Config) -> tuple[ValidationReport, tuple[BuildWarning, ...]]:
+    """validate_data, with the source-data warnings that kg build reports too (kg.resolve, records, linking)."""
+    data, mapped = _map_linked(config)
+    report = validate_graphs(mapped, load_turtle_dir(config.shapes), load_turtle_dir(config.ontology))
+    return report, data.warnings
 
 
 @dataclass

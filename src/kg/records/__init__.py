@@ -86,7 +86,7 @@ def record_slug(record: Record) -> str:
 def read_records_dir(root: Path, display_root: str = "") -> tuple[Record, ...]:
     """Every record under root/records/ (sorted); all files' errors are reported together."""
     records, errors = [], []
-    shown = display_root or root.name
+    shown = display_root or str(root)  # as the caller wrote it, like data/ files
     for path in record_files(root / "records"):
         relative = path.relative_to(root).as_posix()
         try:

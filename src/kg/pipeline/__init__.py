@@ -32,7 +32,7 @@ from ..sources import DataFiles, read_data_dir
 from ..store import to_ox, write_store
 from ..turtle_files import load_turtle_dir
 from ..validation import ValidationReport, validate_graphs
-from ..validation.shards import validate_sharded
+from .checking import validate_build
 from .incremental import (
     BuildState,
     GraphChange,
@@ -124,11 +124,6 @@ def build_cache(config: Config) -> Path:
     return config.store.absolute().parent / "cache" / "build"
 
 
-def validation_cache(config: Config) -> Path:
-    """Where validation reports of unchanged shards are kept between builds (beside the store)."""
-    return config.store.absolute().parent / "cache" / "validation"
-
-
 def validate_data(config: Config) -> ValidationReport:
     """Map a data directory and validate it against the shapes."""
     return check_data(config)[0]
@@ -185,14 +180,13 @@ def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildRes
     mapped = replay_edits(config, raw)  # accepted HTTP edits (data/edits/edits.nq, see kg.edits)
     stage("map", f"{stats.cached} of {stats.profiles} profiles cached")
     ontology = load_turtle_dir(config.ontology)
-    report = validate_sharded(mapped, load_turtle_dir(config.shapes), ontology,
-                              reference=Minter(config.base).graph("reference"), cache_dir=validation_cache(config))
-    stage("validate")
-    if not report.passes:
-        raise ValidationFailed(report)
     ids = {str(iri): stats.content_ids[iri] if graph is raw.graphs.get(iri) and iri in stats.content_ids
            else graph_digest(graph) for iri, graph in mapped.graphs.items()}
     state = BuildState("", uuid.uuid4().hex, config.base, graph_digest(ontology), reasoner, ids, {})
+    report, how = validate_build(config, mapped, load_turtle_dir(config.shapes), ontology, state, folder)
+    stage("validate", how)
+    if not report.passes:
+        raise ValidationFailed(report)
     metadata: dict[str, object] = {"base": config.base, "profiles": len(corpus.profiles), "build_id": state.build_id,
                                    "sources": {str(k): v for k, v in sorted(mapped.sources.items())}}
     written = _incremental(config, mapped, ontology, state, metadata, stage) if local else None

@@ -301,8 +301,12 @@ def validate_graph(data: Graph, shapes: Graph, ontology: Graph | None = None,
 
 def validate_graphs(mapped: MappedGraphs, shapes: Graph, ontology: Graph, engine: str = "oxigraph") -> ValidationReport:
     """Validate the union of the mapped graphs, attributing each result to its source file and field."""
-    outcome = run(list(mapped.graphs.values()), shapes, ontology, engine)
+    return mapped_report(run(list(mapped.graphs.values()), shapes, ontology, engine), mapped)
+
+
+def mapped_report(outcome: Outcome, mapped: MappedGraphs) -> ValidationReport:
+    """The report of a validation of mapped graphs, each result attributed to its source file and field."""
     return _report(outcome, _Locator(mapped.origins, mapped.graphs, mapped.sources))
 
 
-__all__ = ["ENGINES", "ValidationReport", "Violation", "validate_graph", "validate_graphs"]
+__all__ = ["ENGINES", "ValidationReport", "Violation", "mapped_report", "validate_graph", "validate_graphs"]

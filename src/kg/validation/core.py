@@ -109,12 +109,16 @@ class Scope:
 class CoreEngine:
     """Evaluates the core shapes with targets over an Oxigraph store holding the data (and the ontology)."""
 
-    def __init__(self, store: ox.Store, shapes: Graph, terms: TermMap) -> None:
+    def __init__(self, store: ox.Store, shapes: Graph, terms: TermMap, only: Iterable[OxTerm] | None = None) -> None:
         self.store, self.shapes, self.terms = store, shapes, terms
         self.compiler = Compiler(shapes, store, terms)
         self.keys = count()
         self.depth = 0
         self.value_sets: dict[tuple[str, str | None], str] = {}
+        self.only = None if only is None else self.new_key()
+        if self.only is not None and only is not None:
+            link = ox.NamedNode(FOCUS_GRAPH)
+            self.store.extend(ox.Quad(ox.NamedNode(self.only), link, node, link) for node in only)
 
     def top_shapes(self) -> list[Node]:
         """Shapes with targets (explicit or an implicit class target), in a stable order."""
@@ -139,10 +143,12 @@ class CoreEngine:
         classes = set(self.shapes.objects(shape, SH.targetClass))
         if shape in self._implicit_classes():
             classes.add(shape)
-        parts = [f"{{ ?this a/<{RDFS.subClassOf}>* {sparql_term(c)} }}" for c in sorted(classes, key=str)]
-        parts += [f"{{ VALUES ?this {{ {sparql_term(n)} }} }}" for n in self.shapes.objects(shape, SH.targetNode)]
-        parts += [f"{{ ?this {sparql_term(p)} [] }}" for p in self.shapes.objects(shape, SH.targetSubjectsOf)]
-        parts += [f"{{ [] {sparql_term(p)} ?this }}" for p in self.shapes.objects(shape, SH.targetObjectsOf)]
+        within = "" if self.only is None else f"GRAPH <{FOCUS_GRAPH}> {{ <{self.only}> <{FOCUS_GRAPH}> ?this }} "
+        parts = [f"{{ {within}?this a/<{RDFS.subClassOf}>* {sparql_term(c)} }}" for c in sorted(classes, key=str)]
+        parts += [f"{{ {within}VALUES ?this {{ {sparql_term(n)} }} }}"
+                  for n in self.shapes.objects(shape, SH.targetNode)]
+        parts += [f"{{ {within}?this {sparql_term(p)} [] }}" for p in self.shapes.objects(shape, SH.targetSubjectsOf)]
+        parts += [f"{{ {within}[] {sparql_term(p)} ?this }}" for p in self.shapes.objects(shape, SH.targetObjectsOf)]
         if parts:
             self.store.update(f"INSERT {{ GRAPH <{FOCUS_GRAPH}> {{ <{key}> <{FOCUS_GRAPH}> ?this }} }} "
                               f"WHERE {{ {' UNION '.join(parts)} }}")
@@ -361,10 +367,14 @@ class CoreEngine:
         return hits
 
 
-def core_results(store: ox.Store, shapes: Graph, terms: TermMap) -> Graph:
-    """The results (unattached sh:ValidationResult nodes) of the core shapes with targets."""
+def core_results(store: ox.Store, shapes: Graph, terms: TermMap, only: Iterable[OxTerm] | None = None) -> Graph:
+    """The results (unattached sh:ValidationResult nodes) of the core shapes with targets (on focus nodes in only,
+    when given); the store's private node sets are removed afterwards."""
     results = Graph()
-    write_results(CoreEngine(store, shapes, terms).run(), shapes, results, terms)
+    try:
+        write_results(CoreEngine(store, shapes, terms, only).run(), shapes, results, terms)
+    finally:
+        store.remove_graph(ox.NamedNode(FOCUS_GRAPH))
     return results
 
 

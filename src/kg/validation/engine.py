@@ -9,10 +9,11 @@ the core shapes instead. Either way the report is the one SHACL defines.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import chain
 from typing import cast
 
+import pyoxigraph as ox
 from pyshacl import validate
 from pyshacl.rdfutil.inoculate import inoculate
 from rdflib import Graph, URIRef
@@ -22,7 +23,7 @@ from rdflib.namespace import RDF, SH
 from ..namespaces import bind_prefixes
 from .core import core_results
 from .sparql import describe, report, run_sparql_constraints, sparql_shape_nodes
-from .terms import load_store
+from .terms import TermMap, load_store
 from .values import Unsupported
 
 ENGINES = ("oxigraph", "hybrid", "pyshacl")
@@ -30,10 +31,14 @@ ENGINES = ("oxigraph", "hybrid", "pyshacl")
 
 @dataclass(frozen=True)
 class Outcome:
-    """A report graph and the engine that computed it ("oxigraph" or "pyshacl")."""
+    """A report graph and the engine that computed it ("oxigraph" or "pyshacl"); for an Oxigraph run, the store it
+    validated (data plus schema in the default graph) and its term map, which incremental validation keeps."""
 
     graph: Graph
     engine: str
+    store: ox.Store | None = field(default=None, compare=False, repr=False)
+    terms: TermMap | None = field(default=None, compare=False, repr=False)
+    schema: Graph | None = field(default=None, compare=False, repr=False)
 
 
 def run_pyshacl(data: Graph, shapes: Graph, ontology: Graph, focus_nodes: list[str | URIRef] | None = None) -> Graph:
@@ -44,7 +49,7 @@ def run_pyshacl(data: Graph, shapes: Graph, ontology: Graph, focus_nodes: list[s
     return bind_prefixes(report)
 
 
-def _core_shapes(shapes: Graph) -> Graph:
+def core_shapes(shapes: Graph) -> Graph:
     """The shapes graph without the targets of the shapes shacl_sparql runs (so the core engines skip them)."""
     core = Graph()
     core += shapes
@@ -61,6 +66,12 @@ def _results_only(report: Graph) -> Graph:
         if triple[0] not in roots:
             results.add(triple)
     return results
+
+
+def schema_of(ontology: Graph) -> Graph:
+    """The part of an ontology mixed into the data, as pyshacl mixes its ont_graph in."""
+    # pyshacl annotates inoculate with its DataGraph; it takes and returns the plain rdflib Graph given it
+    return cast(Graph, inoculate(Graph(), ontology))  # type: ignore[arg-type]
 
 
 def _as_specified(pyshacl_report: Graph) -> Graph:
@@ -83,12 +94,11 @@ def run(graphs: list[Graph], shapes: Graph, ontology: Graph | None = None, engin
         return Outcome(_as_specified(run_pyshacl(union(graphs), shapes, ontology, focus_nodes)), "pyshacl")
     data = graphs[0] if len(graphs) == 1 else ReadOnlyGraphAggregate(graphs)
     try:
-        # pyshacl annotates inoculate with its DataGraph; it takes and returns the plain rdflib Graph given it
-        schema = cast(Graph, inoculate(Graph(), ontology))  # type: ignore[arg-type]
+        schema = schema_of(ontology)
         store, terms = load_store(chain(*graphs, schema))
     except ValueError:
         return Outcome(_as_specified(run_pyshacl(union(graphs), shapes, ontology)), "pyshacl")
-    core = _core_shapes(shapes)
+    core = core_shapes(shapes)
     results = run_sparql_constraints(store, shapes)
     used = "oxigraph"
     try:
@@ -100,7 +110,7 @@ def run(graphs: list[Graph], shapes: Graph, ontology: Graph | None = None, engin
         describe(results, shapes, data)
         results += _results_only(run_pyshacl(union(graphs), core, ontology))
         used = "pyshacl"
-    return Outcome(bind_prefixes(report(results)), used)
+    return Outcome(bind_prefixes(report(results)), used, store, terms, schema)
 
 
 def union(graphs: Iterable[Graph]) -> Graph:
@@ -116,4 +126,4 @@ def union(graphs: Iterable[Graph]) -> Graph:
 
 
 
-__all__ = ["ENGINES", "Outcome", "run", "run_pyshacl", "union"]
+__all__ = ["ENGINES", "Outcome", "core_shapes", "run", "run_pyshacl", "schema_of", "union"]

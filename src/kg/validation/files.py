@@ -15,7 +15,7 @@ from ..namespaces import bind_prefixes
 XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 
 
-def _term(term: ox.NamedNode | ox.BlankNode | ox.Literal) -> Node:
+def rdf_term(term: ox.NamedNode | ox.BlankNode | ox.Literal) -> Node:
     """An rdflib term for a parsed one, a literal's lexical form as written (rdflib would normalise it)."""
     if isinstance(term, ox.NamedNode):
         return URIRef(term.value)
@@ -46,11 +46,11 @@ def read_rdf_file(path: Path) -> Graph:
     graph = bind_prefixes(Graph())
     try:
         for quad in ox.parse(data, format=fmt.ox, base_iri=path.resolve().as_uri()):
-            graph.add((_term(quad.subject), _term(quad.predicate), _term(quad.object)))
+            graph.add((rdf_term(quad.subject), rdf_term(quad.predicate), rdf_term(quad.object)))
     except SyntaxError as error:
         kind = fmt.name.replace("_", "-")
         raise SourceError(Location(path, error.lineno), f"{kind} syntax error: {error.msg}") from None
     return graph
 
 
-__all__ = ["read_rdf_file"]
+__all__ = ["rdf_term", "read_rdf_file"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 import pyoxigraph as ox
 from pyshacl.rdfutil.clone import clone_blank_node
@@ -94,8 +94,9 @@ def _fill(template: Literal, row: ox.QuerySolution, names: list[str]) -> Literal
     return Literal(TEMPLATE.sub(value, str(template)), lang=template.language)
 
 
-def _results(store: ox.Store, check: SparqlConstraint) -> Iterator[tuple[Node, ox.QuerySolution, list[str]]]:
-    focus_nodes = [row["this"] for row in select(store, check.target)]
+def _results(store: ox.Store, check: SparqlConstraint,
+             only: set[Any] | None = None) -> Iterator[tuple[Node, ox.QuerySolution, list[str]]]:
+    focus_nodes = [row["this"] for row in select(store, check.target) if only is None or row["this"] in only]
     query = check.select if check.path is None else check.select.replace("$PATH", f"<{check.path}>")
     for focus in sorted(focus_nodes, key=str):
         solutions = select(store, query, substitutions={ox.Variable("this"): focus})
@@ -104,11 +105,12 @@ def _results(store: ox.Store, check: SparqlConstraint) -> Iterator[tuple[Node, o
             yield from_ox(focus), row, names
 
 
-def run_sparql_constraints(store: ox.Store, shapes: Graph) -> Graph:
-    """SHACL results (sh:ValidationResult nodes, not yet attached to a report) of the SPARQL constraints."""
+def run_sparql_constraints(store: ox.Store, shapes: Graph, only: set[Any] | None = None) -> Graph:
+    """SHACL results (sh:ValidationResult nodes, not yet attached to a report) of the SPARQL constraints (on the
+    focus nodes in only, when given: stored terms)."""
     results = Graph()
     for number, check in enumerate(sparql_constraints(shapes)):
-        for index, (focus, row, names) in enumerate(_results(store, check)):
+        for index, (focus, row, names) in enumerate(_results(store, check, only)):
             node = BNode(f"sparql-{number}-{index}")
             results.add((node, RDF.type, SH.ValidationResult))
             results.add((node, SH.focusNode, focus))

@@ -36,6 +36,12 @@ class TermMap:
     def __init__(self, originals: dict[OxTerm, Node] | None = None) -> None:
         self.originals = originals or {}
 
+    def learn(self, literals: Iterable[Node]) -> None:
+        """Remember the stored forms of more literals (those of triples added to a kept store)."""
+        changing = [t for t in dict.fromkeys(literals) if isinstance(t, Literal) and _differs(t)]
+        if changing:
+            self.originals.update(_stored_forms(changing))
+
     def rdf(self, term: OxTerm) -> Node:
         """The data's term for a stored one."""
         found = self.originals.get(term)

@@ -143,12 +143,27 @@ class ValidationCache:
         removed, added = _union_change(changes, held_elsewhere, set(schema_of(ontology)))
         self._mark(None)
         store = ox.Store(str(self.folder / STORE))
+        try:
+            merged = self._revalidate(store, removed, added, shapes, core, reach, data)
+        finally:
+            del store  # closes the store (a frame kept alive elsewhere would otherwise keep it locked)
+        if merged is None:
+            return None
+        write_atomically(self.folder / REPORT, merged.serialize(format="nt"))
+        self._mark(new_kept)
+        return Outcome(merged, "oxigraph")
+
+    def _revalidate(self, store: ox.Store, removed: Triples, added: Triples, shapes: Graph, core: Graph,
+                    reach: Reach, data: Iterable[Graph]) -> Graph | None:
+        """Apply the union's change to the kept store and validate the affected focus nodes; the merged report."""
         terms = _terms_from_json((self.folder / TERMS).read_text(encoding="utf-8"))
         default = ox.DefaultGraph()
         store.extend(ox.Quad(t.subject, t.predicate, t.object, default) for t in added)
         for triple in removed:
             store.remove(ox.Quad(triple.subject, triple.predicate, triple.object, default))
+        store.flush()
         terms.learn(from_ox(t.object) for t in added if isinstance(t.object, ox.Literal))
+        write_atomically(self.folder / TERMS, _terms_json(terms))
         affected = _affected(store, reach, removed | added, removed)
         if affected is None:
             return None
@@ -156,11 +171,7 @@ class ValidationCache:
         fresh = run_sparql_constraints(store, shapes, affected)
         fresh += core_results(store, core, terms, affected)
         describe(fresh, shapes, ReadOnlyGraphAggregate(list(data)))
-        merged = _merge(previous, fresh, {terms.rdf(node) for node in affected})
-        store.flush()
-        write_atomically(self.folder / REPORT, merged.serialize(format="nt"))
-        self._mark(new_kept)
-        return Outcome(merged, "oxigraph")
+        return _merge(previous, fresh, {terms.rdf(node) for node in affected})
 
 
 class HeldElsewhere:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pyparsing import ParserElement
 from rdflib import BNode, Graph, URIRef, Variable
 from rdflib.collection import Collection
 from rdflib.namespace import RDF, RDFS, SH
@@ -167,7 +168,10 @@ def _query_steps(text: str, reach: Reach) -> bool:
             for item in node:
                 collect(item)
 
-    collect(prepareQuery(text).algebra)
+    try:
+        collect(prepareQuery(text).algebra)
+    finally:
+        ParserElement.reset_cache()  # rdflib's packrat cache keeps parse exceptions, and so every calling frame
     this = Variable("this")
     depth: dict[Node, int] = {this: 0}
     changed = True

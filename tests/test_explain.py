@@ -262,7 +262,7 @@ def run(*args: str) -> tuple[int, str, str]:
 def test_cli_explains_asserted_inferred_and_not_entailed(built_store_dir: Path) -> None:
     store = ("--store", str(built_store_dir))
     code, out, _ = run("explain", *store, ZIHENG, "a", "schema:Person")
-    assert code == 0 and "[asserted in" in out and "(data/profiles/ziheng-jiang.yaml)" in out
+    assert code == 0 and "[asserted in" in out and "data/profiles/ziheng-jiang.yaml)" in out
     code, out, _ = run("explain", *store, ZIHENG, "rdf:type", "http://xmlns.com/foaf/0.1/Person")
     assert code == 0 and "[inferred by cax-eqc1]" in out
     assert "schema:Person owl:equivalentClass foaf:Person  [asserted in " + ONTOLOGY + " (ontology/)]" in out
@@ -285,7 +285,7 @@ def test_http_json(client: FlaskClient) -> None:
     assert body["status"] == "inferred" and body["derivation"]["rule"] == "cax-eqc1"
     asserted = client.get(_explain_url(ZIHENG, "a", "schema:Person", format="json")).get_json()
     assert asserted["status"] == "asserted"
-    assert asserted["derivation"]["asserted_in"][0]["source"] == "data/profiles/ziheng-jiang.yaml"
+    assert asserted["derivation"]["asserted_in"][0]["source"].endswith("data/profiles/ziheng-jiang.yaml")
     missing = client.get(_explain_url(ZIHENG, "a", "bibo:Document"), headers={"Accept": "application/json"})
     assert missing.status_code == 404 and missing.get_json()["status"] == "not entailed"
 

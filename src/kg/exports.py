@@ -135,7 +135,12 @@ def compact_jsonld(triples: list[ox.Triple], context: dict[str, Any]) -> bytes:
     graph = bind_prefixes(Graph())
     for t in triples:
         graph.add((term(t.subject), from_ox(t.predicate), term(t.object)))
-    document = _relabel(json.loads(graph.serialize(format="json-ld", context=context, auto_compact=True)), prefix)
+    try:
+        written = graph.serialize(format="json-ld", context=context, auto_compact=True)
+    except TypeError:  # rdflib fails on a @list term whose value is no list (a CONSTRUCT giving part of a list)
+        context = {k: v for k, v in context.items() if not _is_list_container(context, k)}
+        written = graph.serialize(format="json-ld", context=context, auto_compact=True)
+    document = _relabel(json.loads(written), prefix)
     nodes = document.get("@graph", [document] if "@id" in document else [])
     nodes = [{k: v for k, v in node.items() if k != "@context"} for node in nodes]
     for node in nodes:

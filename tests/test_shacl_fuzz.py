@@ -70,7 +70,10 @@ def _path(draw: Draw, shapes: Graph, depth: int = 0) -> Node:
             return head
         shapes.add((node, SH.alternativePath, head))
         return node
-    shapes.add((node, SH[f"{kind}Path"] if kind != "inverse" else SH.inversePath, _path(draw, shapes, depth + 1)))
+    if kind == "inverse":  # of a predicate only: pyshacl reads ^(a/b) as ^a/^b, SPARQL (and SHACL) as ^b/^a
+        shapes.add((node, SH.inversePath, draw(st.sampled_from(PREDICATES))))
+        return node
+    shapes.add((node, SH[f"{kind}Path"], _path(draw, shapes, depth + 1)))
     return node
 
 

@@ -158,3 +158,11 @@ def test_kg_shacl_names_the_file_and_line_of_a_syntax_error(files: dict[str, Pat
     assert f"error: {broken}:4: TURTLE syntax error" in done.stderr and "Traceback" not in done.stderr
     unknown = kg_shacl(tmp_path / "data.csv", files["shapes"])
     assert unknown.returncode == 2 and "cannot tell the RDF format from the extension" in unknown.stderr
+
+
+def test_the_inverse_of_a_sequence_path_walks_the_sequence_backwards() -> None:
+    """^(ex:a/ex:b) from ex:z reaches ex:x when ex:x ex:a ex:y . ex:y ex:b ex:z (pyshacl follows ^ex:a/^ex:b)."""
+    shapes = graph("ex:S a sh:PropertyShape ; sh:targetNode ex:z ; sh:path [ sh:inversePath ( ex:a ex:b ) ] ; "
+                   "sh:class ex:C .")
+    report = native(graph("ex:x ex:a ex:y . ex:y ex:b ex:z ."), shapes)
+    assert [str(v) for v in report.objects(None, SH.value)] == ["http://example.org/ns#x"]

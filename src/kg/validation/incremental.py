@@ -33,11 +33,12 @@ from ..store import from_ox, to_ox
 from .core import CoreEngine, core_results
 from .engine import Outcome, core_shapes, schema_of
 from .files import rdf_term
-from .reach import ANY, Reach, shapes_reach
+from .reach import Reach, shapes_reach
 from .sparql import describe, report, run_sparql_constraints
 from .terms import TermMap
 
-MAX_AFFECTED = 50_000
+MAX_AFFECTED = 50_000  # (node, state) pairs visited while finding the affected focus nodes
+REACH_FORMAT = 3
 STATE, REPORT, TERMS, STORE, REACH = "state.json", "report.nt", "terms.json", "store", "reach.json"
 Triples = set[ox.Triple]
 
@@ -119,12 +120,13 @@ class ValidationCache:
         saved = self.folder / REACH
         try:
             known = json.loads(saved.read_text(encoding="utf-8"))
-            if known["tag"] == tag:
+            if known["tag"] == tag and known.get("format") == REACH_FORMAT:
                 return None if known["reach"] is None else Reach.from_json(known["reach"])
         except (OSError, ValueError, KeyError, TypeError):
             pass
-        reach = shapes_reach(shapes, CoreEngine(ox.Store(), core, TermMap()).top_shapes())
-        write_atomically(saved, json.dumps({"tag": tag, "reach": None if reach is None else reach.as_json()}))
+        reach = shapes_reach(shapes, core, CoreEngine(ox.Store(), core, TermMap()).top_shapes())
+        write_atomically(saved, json.dumps({"tag": tag, "format": REACH_FORMAT,
+                                            "reach": None if reach is None else reach.as_json()}))
         return reach
 
     def update(self, kept: Kept, changes: Mapping[str, tuple[Triples, Triples]], held_elsewhere: HeldElsewhere,
@@ -229,10 +231,8 @@ def _affected(store: ox.Store, reach: Reach, changed: Triples, removed: Triples)
         step = None if predicate is None else to_ox(predicate)
         return [o for p, o in out_of[node] if step is None or p == step]
 
-    backward = {p for p, forward in reach.steps | reach.repeatable if not forward}
-    seeds: set[Any] = {t.subject for t in changed}
-    seeds |= {t.object for t in changed if ANY in backward or from_ox(t.predicate) in backward}
-    return reach.affected(seeds, incoming, outgoing, MAX_AFFECTED)
+    changed_triples = [(t.subject, from_ox(t.predicate), t.object) for t in changed]
+    return reach.affected(changed_triples, incoming, outgoing, MAX_AFFECTED)
 
 
 def _read_report(path: Path) -> Graph:

@@ -1,18 +1,21 @@
-"""How far validating a focus node can read: the steps the shapes take from it, for incremental validation.
+"""What validating a focus node can read, as an automaton of steps, for incremental validation.
 
-A shape reads the data by steps from its focus node: along a predicate forward (``?x p ?y`` from ?x) or
-backward (from ?y), a bounded number of times, and along some predicates any number of times (``rdf:rest*``,
-``rdfs:subClassOf*`` of sh:class and class targets). ``shapes_reach`` collects them from the core shapes (paths,
-nested shapes, property pairs, sh:closed, targets) and from SHACL-SPARQL targets and constraints (the triple
-patterns and property paths of their queries, walked from $this). A changed triple can then only change the
-results of focus nodes from which it is within that reach: ``Reach.affected`` walks the steps backwards from
-the changed triples' nodes. A query that reads nodes not connected to $this has no bounded reach (None).
+A shape reads the data by steps from its focus node: along a predicate forward (from the subject of a triple to
+its object) or backward. ``Reach`` is a nondeterministic automaton over such steps: state 0 stands on the focus
+node, every transition reads one triple and moves to its other end, epsilon transitions read nothing. It is built
+from the core shapes (paths, targets, nested shapes at the value nodes, property pairs, sh:closed, sh:class with
+``rdf:type/rdfs:subClassOf*``) and from the SHACL-SPARQL targets and constraints (one state per query variable,
+a transition per triple pattern or property-path step, both ways, as a join can be evaluated from either end).
+
+A changed triple can change the results of a focus node only if some run from that node reads it. ``affected``
+finds those nodes by running the automaton backwards from every (node, state) that can read the triple. A query
+that reads nodes not connected to $this, or shapes nested without bound, have no reach (None).
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 from pyparsing import ParserElement
@@ -27,203 +30,280 @@ from .compiler import LOGICAL, members
 from .sparql import sparql_constraints
 
 ANY = URIRef("urn:kg:any-predicate")  # a step along any predicate (a variable predicate, sh:closed)
-FORWARD, BACKWARD = True, False
+EPSILON = URIRef("urn:kg:no-step")
 MAX_NESTING = 24
+START = 0
 
-Step = tuple[Node, bool]  # (predicate or ANY, forward?)
+Edge = tuple[int, Node, bool, int]  # (from state, predicate or ANY or EPSILON, forward?, to state)
+Neighbours = Callable[[Any, Node | None], Iterable[Any]]
 
 
-@dataclass
+class Unbounded(Exception):
+    """The shapes read the data in a way no automaton of steps from the focus node describes."""
+
+
 class Reach:
-    """The steps shapes take from a focus node: bounded ones (at most `hops` in a row) and repeatable ones."""
+    """An automaton of the steps shapes take from their focus nodes (state 0)."""
 
-    hops: int = 0
-    steps: set[Step] = field(default_factory=set)
-    repeatable: set[Step] = field(default_factory=set)
+    def __init__(self, edges: Iterable[Edge] = (), states: int = 1) -> None:
+        self.edges: list[Edge] = list(edges)
+        self.states = states
+
+    def new(self) -> int:
+        """A fresh state."""
+        self.states += 1
+        return self.states - 1
+
+    def step(self, source: int, predicate: Node, forward: bool, target: int | None = None) -> int:
+        """Add a transition reading one triple; its target state (fresh unless given)."""
+        target = self.new() if target is None else target
+        self.edges.append((source, predicate, forward, target))
+        return target
+
+    def epsilon(self, source: int, target: int) -> None:
+        """Add a transition that reads nothing."""
+        self.edges.append((source, EPSILON, True, target))
 
     def as_json(self) -> dict[str, Any]:
-        """The reach as JSON-ready data."""
-        return {"hops": self.hops, "steps": sorted([str(p), f] for p, f in self.steps),
-                "repeatable": sorted([str(p), f] for p, f in self.repeatable)}
+        """The automaton as JSON-ready data."""
+        return {"states": self.states, "edges": [[a, str(p), f, b] for a, p, f, b in self.edges]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Reach:
-        """A reach from as_json's data."""
-        return cls(int(data["hops"]), {(URIRef(p), bool(f)) for p, f in data["steps"]},
-                   {(URIRef(p), bool(f)) for p, f in data["repeatable"]})
+        """An automaton from as_json's data."""
+        return cls(((int(a), URIRef(p), bool(f), int(b)) for a, p, f, b in data["edges"]), int(data["states"]))
 
-    def take(self, depth: int, step: Step, repeat: bool = False) -> None:
-        """Record a step taken at a depth (number of bounded steps before it)."""
-        (self.repeatable if repeat else self.steps).add(step)
-        if not repeat:
-            self.hops = max(self.hops, depth + 1)
+    def affected(self, changed: Iterable[tuple[Any, Node, Any]], incoming: Neighbours, outgoing: Neighbours,
+                 limit: int) -> set[Any] | None:
+        """The focus nodes from which a run of the automaton reads a changed triple (None past `limit` visits).
 
-    def affected(self, seeds: Iterable[Any], incoming: Callable[[Any, Node | None], Iterable[Any]],
-                 outgoing: Callable[[Any, Node | None], Iterable[Any]], limit: int) -> set[Any] | None:
-        """The nodes whose validation may read a triple of the seeds, or None past `limit` nodes.
-
-        incoming(n, p) gives the subjects of triples (s, p, n) (p None: any predicate), outgoing(n, p) the objects
-        of (n, p, o). A reader stepped forward onto n along p from a subject of (s, p, n), backward from an object.
+        changed holds (subject, predicate, object) triples; incoming(n, p) gives the subjects of triples (s, p, n),
+        outgoing(n, p) the objects of (n, p, o), p None for any predicate.
         """
-        found: dict[Any, int] = {seed: 0 for seed in seeds}
-        frontier = list(found)
-        steps = [(s, False) for s in self.steps] + [(s, True) for s in self.repeatable]
+        reading: dict[Node, list[tuple[int, bool]]] = defaultdict(list)
+        into: dict[int, list[tuple[int, Node, bool]]] = defaultdict(list)
+        for source, predicate, forward, target in self.edges:
+            into[target].append((source, predicate, forward))
+            if predicate != EPSILON:
+                reading[predicate].append((source, forward))
+        seen: set[tuple[Any, int]] = set()
+        for subject, predicate, obj in changed:
+            for state, forward in reading.get(predicate, []) + reading.get(ANY, []):
+                seen.add((subject if forward else obj, state))
+        frontier = list(seen)
         while frontier:
-            following: list[Any] = []
-            for node in frontier:
-                depth = found[node]
-                for (predicate, forward), repeat in steps:
-                    if not repeat and depth >= self.hops:
-                        continue
-                    step = None if predicate == ANY else predicate
-                    for reader in (incoming(node, step) if forward else outgoing(node, step)):
-                        if reader not in found or found[reader] > depth + (0 if repeat else 1):
-                            found[reader] = depth + (0 if repeat else 1)
-                            following.append(reader)
-                            if len(found) > limit:
-                                return None
+            following = []
+            for node, state in frontier:
+                for source, predicate, forward in into.get(state, ()):
+                    if predicate == EPSILON:
+                        before: Iterable[Any] = (node,)
+                    else:
+                        step = None if predicate == ANY else predicate
+                        before = incoming(node, step) if forward else outgoing(node, step)
+                    for previous in before:
+                        if (previous, source) not in seen:
+                            seen.add((previous, source))
+                            following.append((previous, source))
+                if len(seen) > limit:
+                    return None
             frontier = following
-        return set(found)
+        return {node for node, state in seen if state == START}
 
 
-class _Walker:
-    """Collects the steps of core shapes."""
+class _ShapeWalker:
+    """Adds the steps of core shapes to an automaton."""
 
     def __init__(self, shapes: Graph, reach: Reach) -> None:
         self.shapes, self.reach = shapes, reach
 
-    def path(self, path: Node, depth: int, backward: bool = False, repeat: bool = False) -> int | None:
-        """Record a path's steps from a depth; the depth after it (None when it repeats unboundedly)."""
-        sg = self.shapes
+    def path(self, path: Node, state: int, backward: bool = False) -> int:
+        """Add a SHACL path's steps from a state; the state at its end."""
+        sg, reach = self.shapes, self.reach
         if isinstance(path, URIRef):
-            self.reach.take(depth, (path, not backward), repeat)
-            return depth if repeat else depth + 1
+            return reach.step(state, path, not backward)
         if (path, RDF.first, None) in sg:
-            for part in Collection(sg, path):
-                depth = self.path(part, depth, backward, repeat) or depth
-            return depth
+            parts = list(Collection(sg, path))
+            for part in reversed(parts) if backward else parts:
+                state = self.path(part, state, backward)
+            return state
         inverse = sg.value(path, SH.inversePath)
         if inverse is not None:
-            return self.path(inverse, depth, not backward, repeat)
-        for unbounded in (SH.zeroOrMorePath, SH.oneOrMorePath):
-            inner = sg.value(path, unbounded)
+            return self.path(inverse, state, not backward)
+        for repeated, at_least_once in ((SH.zeroOrMorePath, False), (SH.oneOrMorePath, True)):
+            inner = sg.value(path, repeated)
             if inner is not None:
-                self.path(inner, depth, backward, True)
-                return depth
+                loop = reach.new()
+                reach.epsilon(state, loop)
+                after = self.path(inner, loop, backward)
+                reach.epsilon(after, loop)
+                return after if at_least_once else loop
         optional = sg.value(path, SH.zeroOrOnePath)
         if optional is not None:
-            return self.path(optional, depth, backward, repeat)
+            after = self.path(optional, state, backward)
+            reach.epsilon(state, after)
+            return after
         alternatives = sg.value(path, SH.alternativePath)
-        ends = [self.path(p, depth, backward, repeat) or depth for p in Collection(sg, alternatives or RDF.nil)]
-        return max(ends, default=depth)
+        if alternatives is None:
+            raise Unbounded(f"unknown path {path!r}")
+        end = reach.new()
+        for part in Collection(sg, alternatives):
+            reach.epsilon(self.path(part, state, backward), end)
+        return end
 
-    def shape(self, shape: Node, depth: int, nesting: int = 0) -> bool:
-        """Record the steps of a shape evaluated at a depth; False when nesting has no bound (recursive shapes)."""
+    def shape(self, shape: Node, focus: int, nesting: int = 0) -> None:
+        """Add the steps of a shape evaluated at a state (its focus node's)."""
         if nesting > MAX_NESTING:
-            return False
-        sg = self.shapes
+            raise Unbounded(f"shapes nested deeper than {MAX_NESTING} at {shape}")
+        sg, reach = self.shapes, self.reach
         path = sg.value(shape, SH.path)
-        values = depth if path is None else self.path(path, depth)
-        values = depth if values is None else values
-        for other in [o for p in (SH.equals, SH.disjoint, SH.lessThan, SH.lessThanOrEquals)
-                      for o in sg.objects(shape, p)]:
-            self.reach.take(depth, (other, FORWARD))
+        values = focus if path is None else self.path(path, focus)
+        pairs = (SH.equals, SH.disjoint, SH.lessThan, SH.lessThanOrEquals)
+        for other in [o for p in pairs for o in sg.objects(shape, p)]:
+            reach.step(focus, other, True)
         if (shape, SH["class"], None) in sg:
-            self.reach.take(values, (RDF.type, FORWARD))
-            self.reach.take(values + 1, (RDFS.subClassOf, FORWARD), repeat=True)
+            self.classes(values)
         if (shape, SH.closed, None) in sg:
-            self.reach.take(values, (ANY, FORWARD))
+            reach.step(values, ANY, True)
         nested = [m for p in LOGICAL for a in sg.objects(shape, p) for m in members(sg, p, a)]
         nested += list(sg.objects(shape, SH.qualifiedValueShape))
-        siblings = [q for parent in sg.subjects(SH.property, shape) for s in sg.objects(parent, SH.property)
-                    for q in sg.objects(s, SH.qualifiedValueShape)]
-        children = [(c, values) for c in list(sg.objects(shape, SH.property))]
-        return all(self.shape(m, values, nesting + 1) for m in nested + siblings) and all(
-            self.shape(c, d, nesting + 1) for c, d in children)
+        if (shape, SH.qualifiedValueShape, None) in sg:
+            nested += [q for parent in sg.subjects(SH.property, shape) for s in sg.objects(parent, SH.property)
+                       for q in sg.objects(s, SH.qualifiedValueShape)]
+        for member in nested + list(sg.objects(shape, SH.property)):
+            self.shape(member, values, nesting + 1)
+
+    def classes(self, state: int) -> None:
+        """Add the steps of a class test at a state: rdf:type, then rdfs:subClassOf any number of times."""
+        typed = self.reach.step(state, RDF.type, True)
+        self.reach.step(typed, RDFS.subClassOf, True, typed)
 
     def targets(self, shape: Node) -> None:
-        """Record the steps that decide whether a node is a shape's focus node."""
+        """Add the steps that decide whether the node at the start state is a shape's focus node."""
         sg = self.shapes
         if (shape, SH.targetClass, None) in sg or (shape, RDF.type, RDFS.Class) in sg:
-            self.reach.take(0, (RDF.type, FORWARD))
-            self.reach.take(1, (RDFS.subClassOf, FORWARD), repeat=True)
+            self.classes(START)
         for predicate in sg.objects(shape, SH.targetSubjectsOf):
-            self.reach.take(0, (predicate, FORWARD))
+            self.reach.step(START, predicate, True)
         for predicate in sg.objects(shape, SH.targetObjectsOf):
-            self.reach.take(0, (predicate, BACKWARD))
+            self.reach.step(START, predicate, False)
 
 
-def _query_steps(text: str, reach: Reach) -> bool:
-    """Record the steps of a SPARQL query walked from $this; False when it reads nodes not connected to $this."""
-    patterns: list[tuple[Node, object, Node]] = []
+Pattern = tuple[Node, object, Node, bool]  # subject, predicate or path, object, required in every solution?
 
-    def collect(node: object) -> None:
-        if isinstance(node, dict):
-            for key, value in node.items():
-                if key == "triples" and isinstance(value, list):
-                    patterns.extend(tuple(t) for t in value)
-                else:
-                    collect(value)
-        elif isinstance(node, (list, tuple)):
-            for item in node:
-                collect(item)
 
+def _branches(node: object, required: bool = True) -> list[list[Pattern]]:
+    """The triple patterns of a query's algebra, one list per alternative (UNION branches apart), each marked
+    required (in every solution) or not (in an OPTIONAL or an EXISTS / NOT EXISTS group)."""
+    if isinstance(node, dict):
+        name = getattr(node, "name", "")
+        if name == "Union":
+            return _branches(node["p1"], required) + _branches(node["p2"], required)
+        result: list[list[Pattern]] = [[]]
+        for key, value in node.items():
+            if key == "triples" and isinstance(value, list):
+                result = [b + [(t[0], t[1], t[2], required) for t in value] for b in result]
+            elif not key.startswith("_"):
+                optional = (name == "LeftJoin" and key == "p2") or (name == "Filter" and key == "expr")
+                inner = required and not optional
+                result = [b + extra for b in result for extra in _branches(value, inner)]
+        return result
+    if isinstance(node, (list, tuple)):
+        combined: list[list[Pattern]] = [[]]
+        for item in node:
+            combined = [b + extra for b in combined for extra in _branches(item, required)]
+        return combined
+    return [[]]
+
+
+def _query_steps(text: str, reach: Reach) -> None:
+    """Add the steps of a SPARQL query, each alternative apart (see ``_branch_steps``)."""
     try:
-        collect(prepareQuery(text).algebra)
+        branches = _branches(prepareQuery(text).algebra)
     finally:
         ParserElement.reset_cache()  # rdflib's packrat cache keeps parse exceptions, and so every calling frame
+    for patterns in branches:
+        _branch_steps(patterns, reach, text)
+
+
+def _branch_steps(patterns: list[Pattern], reach: Reach, text: str) -> None:
+    """Add one alternative's steps: a state per variable ($this at the start), each pattern read from its end nearer
+    to $this. Nearness is measured over the required patterns first (whose triples are in every solution), then
+    over the others, so that a run from the focus node reaches the nearer end of every triple a solution reads."""
     this = Variable("this")
-    depth: dict[Node, int] = {this: 0}
-    changed = True
-    while changed:
-        changed = False
-        for s, p, o in patterns:
-            for start, end, forward in ((s, o, True), (o, s, False)):
-                if start in depth and isinstance(end, (Variable, BNode)) and (
-                        end not in depth or depth[end] > depth[start] + 1):
-                    reached = _path_steps(p, depth[start], forward, reach)
-                    if end not in depth or depth[end] > reached:
-                        depth[end] = reached
-                        changed = True
-    return all(v in depth for s, _, o in patterns for v in (s, o) if isinstance(v, (Variable, BNode)))
+    rank: dict[Node, tuple[int, int]] = {this: (0, 0)}
+    for phase in (0, 1):
+        frontier: list[Node] = [t for t in rank]
+        while frontier:
+            following: list[Node] = []
+            for s, _, o, required in patterns:
+                if phase == 0 and not required:
+                    continue
+                for near, far in ((s, o), (o, s)):
+                    if near in frontier and isinstance(far, (Variable, BNode)) and far not in rank:
+                        rank[far] = (phase, rank[near][1] + 1)
+                        following.append(far)
+            frontier = following
+    if any(isinstance(t, (Variable, BNode)) and t not in rank for s, _, o, _ in patterns for t in (s, o)):
+        raise Unbounded(f"the query reads nodes not connected to $this: {text[:200]}")
+    states = {term: START if term == this else reach.new() for term in rank}
+    for s, p, o, _ in patterns:
+        if s in rank and (o not in rank or rank[s] <= rank[o]):
+            _sparql_path(p, states[s], states.get(o) or reach.new(), True, reach)
+        elif o in rank:
+            _sparql_path(p, states[o], states.get(s) or reach.new(), False, reach)
 
 
-def _path_steps(path: object, depth: int, forward: bool, reach: Reach, repeat: bool = False) -> int:
-    """Record a SPARQL path's steps (rdflib's path objects); the depth after it."""
+def _sparql_path(path: object, start: int, end: int, forward: bool, reach: Reach) -> None:
+    """Add a SPARQL path's steps (rdflib's path objects) from start to end, read forward or backward."""
     if isinstance(path, (URIRef, Variable)):
-        reach.take(depth, (path if isinstance(path, URIRef) else ANY, forward), repeat)
-        return depth if repeat else depth + 1
-    if isinstance(path, InvPath):
-        return _path_steps(path.arg, depth, not forward, reach, repeat)
-    if isinstance(path, SequencePath):
-        for part in path.args if forward else reversed(path.args):
-            depth = _path_steps(part, depth, forward, reach, repeat)
-        return depth
-    if isinstance(path, AlternativePath):
-        return max(_path_steps(part, depth, forward, reach, repeat) for part in path.args)
-    if isinstance(path, MulPath):
-        unbounded = path.mod in ("*", "+")
-        after = _path_steps(path.path, depth, forward, reach, repeat or unbounded)
-        return depth if unbounded else after
-    if isinstance(path, NegatedPath):
-        reach.take(depth, (ANY, forward), repeat)
-        return depth + 1
-    raise ValueError(f"unknown SPARQL path {path!r}")
+        reach.step(start, path if isinstance(path, URIRef) else ANY, forward, end)
+    elif isinstance(path, InvPath):
+        _sparql_path(path.arg, start, end, not forward, reach)
+    elif isinstance(path, SequencePath):
+        parts = list(path.args) if forward else list(reversed(path.args))
+        state = start
+        for number, part in enumerate(parts):
+            following = end if number == len(parts) - 1 else reach.new()
+            _sparql_path(part, state, following, forward, reach)
+            state = following
+    elif isinstance(path, AlternativePath):
+        for part in path.args:
+            _sparql_path(part, start, end, forward, reach)
+    elif isinstance(path, MulPath):
+        if path.mod == "?":
+            _sparql_path(path.path, start, end, forward, reach)
+            reach.epsilon(start, end)
+            return
+        loop = reach.new()
+        if path.mod == "+":
+            _sparql_path(path.path, start, loop, forward, reach)
+        else:
+            reach.epsilon(start, loop)
+        _sparql_path(path.path, loop, loop, forward, reach)
+        reach.epsilon(loop, end)
+    elif isinstance(path, NegatedPath):
+        reach.step(start, ANY, forward, end)
+    else:
+        raise Unbounded(f"unknown SPARQL path {path!r}")
 
 
-def shapes_reach(shapes: Graph, top_shapes: Iterable[Node]) -> Reach | None:
-    """The steps every shape may take from its focus nodes (targets included), or None when unbounded."""
+def shapes_reach(shapes: Graph, core: Graph, top_shapes: Iterable[Node]) -> Reach | None:
+    """The automaton of every shape's steps from its focus nodes (targets included), or None when unbounded.
+
+    shapes is the whole shapes graph (for the SHACL-SPARQL shapes), core the core shapes with targets.
+    """
     reach = Reach()
-    walker = _Walker(shapes, reach)
-    for shape in top_shapes:
-        walker.targets(shape)
-        if not walker.shape(shape, 0):
-            return None
-    for check in sparql_constraints(shapes):
-        path = "" if check.path is None else f"<{check.path}>"
-        for text in (check.target, check.select.replace("$PATH", path)):
-            if not _query_steps(text, reach):
-                return None
+    walker = _ShapeWalker(core, reach)
+    try:
+        for shape in top_shapes:
+            walker.targets(shape)
+            walker.shape(shape, START)
+        for check in sparql_constraints(shapes):
+            path = "" if check.path is None else f"<{check.path}>"
+            for text in (check.target, check.select.replace("$PATH", path)):
+                _query_steps(text, reach)
+    except Unbounded:
+        return None
     return reach
 
 

@@ -23,6 +23,7 @@ from rdflib.term import Node
 
 from ..store import from_ox
 
+FEW_FOCUS_NODES = 2_000  # below this many allowed focus nodes, a SPARQL target is asked per node
 TEMPLATE = re.compile(r"\{[?$]([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
@@ -96,7 +97,11 @@ def _fill(template: Literal, row: ox.QuerySolution, names: list[str]) -> Literal
 
 def _results(store: ox.Store, check: SparqlConstraint,
              only: set[Any] | None = None) -> Iterator[tuple[Node, ox.QuerySolution, list[str]]]:
-    focus_nodes = [row["this"] for row in select(store, check.target) if only is None or row["this"] in only]
+    if only is not None and len(only) <= FEW_FOCUS_NODES:  # ask the target of each node rather than of all
+        this = ox.Variable("this")
+        focus_nodes = [node for node in only if next(iter(select(store, check.target, {this: node})), None)]
+    else:
+        focus_nodes = [row["this"] for row in select(store, check.target) if only is None or row["this"] in only]
     query = check.select if check.path is None else check.select.replace("$PATH", f"<{check.path}>")
     for focus in sorted(focus_nodes, key=str):
         solutions = select(store, query, substitutions={ox.Variable("this"): focus})

@@ -88,8 +88,7 @@ class BuildChanges:
         return f"{', '.join(parts)}; {facts}"
 
     def lines(self, limit: int | None = SHOWN) -> list[str]:
-        """A heading with the summary, then one line per entity (at most limit), as kg build and kg diff print
-        them."""
+        """A heading with the summary, then a line per entity (at most limit), as kg build and kg diff print them."""
         listed = order(self.entities)
         shown = listed if limit is None else listed[:limit]
         width = max([len(c.label) for c in shown] + [10])

@@ -131,8 +131,7 @@ class Owners:
 
 def entity_changes(old: Side, new: Side, before: Iterable[set[ox.Triple]], after: Iterable[set[ox.Triple]],
                    base: str) -> tuple[list[EntityChange], int, int]:
-    """(entity changes, triples added, triples removed) between two versions, from the changed graphs' triples
-    in each (before: the old version's, after: the new one's)."""
+    """(entity changes, triples added, triples removed) from the changed graphs' triples before and after."""
     old_changed: set[ox.Triple] = set().union(*before)
     new_changed: set[ox.Triple] = set().union(*after)
     removed = [t for t in old_changed - new_changed if not new.has(t)]

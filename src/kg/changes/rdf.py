@@ -113,8 +113,7 @@ def read_log(store: Any) -> list[BuildChanges]:
 
 
 def when(stamp: str) -> datetime:
-    """An xsd:dateTime as a datetime for ordering (the store may drop a fraction's trailing zeros); the epoch when
-    unreadable."""
+    """An xsd:dateTime as a datetime for ordering (the store drops a fraction's trailing zeros)."""
     try:
         return datetime.fromisoformat(stamp)
     except ValueError:

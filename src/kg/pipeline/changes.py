@@ -45,8 +45,7 @@ class PendingLog:
         return {**self.kept, self.iri: change_triples(self.changes, self.base)}
 
     def diff(self) -> dict[str, GraphChange]:
-        """Stamp the end time; the change graphs' change for an incremental build (this one added, the oldest
-        dropped)."""
+        """Stamp the end time; for an incremental build, this build's change graph added and the oldest dropped."""
         self.changes.ended_at = precise_now()
         found = {iri: GraphChange(triples, set()) for iri, triples in self.dropped.items()}
         found[self.iri] = GraphChange(set(), change_triples(self.changes, self.base))

@@ -22,7 +22,6 @@ from rdflib import BNode, Graph, Literal, URIRef
 
 from ..atomic_files import fsync_path, swap_symlink
 from ..errors import BuildError, StoreMissing
-from ..iris import graph_kind
 
 METADATA_FILE = "kg-build.json"
 XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
@@ -69,8 +68,15 @@ def graph_quads(graph_iri: URIRef, graph: Iterable[Any]) -> Iterator[ox.Quad]:
 
 
 def is_log_graph(iri: str) -> bool:
-    """Whether a named graph is a build's change record (kept out of the default graph and of graph_names)."""
-    return graph_kind(iri) == "changes"
+    """Whether a named graph is a build's change record (kept out of the default graph and of graph_names).
+
+    The rule of kg.iris.graph_kind, kept here so that query workers load no more of kg than they need.
+
+    >>> is_log_graph("https://kg.example.org/graph/changes/ab12"), is_log_graph("https://x.org/graph/profile/ada")
+    (True, False)
+    """
+    head, found, tail = iri.rpartition("/graph/")
+    return bool(found and head) and tail.startswith("changes/")
 
 
 def log_graphs(oxstore: ox.Store) -> list[str]:

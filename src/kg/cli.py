@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
+from .changes.command import diff_command
 from .config import Config
 from .errors import DiskFull, KgError, PortInUse, StoreMissing, ValidationFailed
 from .exports import EXPORT_FORMATS, Selection, export, export_to_file
@@ -94,6 +95,8 @@ def _build(config: Config, reasoner: str = "rules", timings: bool = False) -> No
     click.echo(f"violations: {len(result.report.errors)}, "
                f"warnings: {len(result.report.warnings) + len(result.warnings)}"
                + (f", conflicts between sources: {len(result.conflicts)} (kg conflicts)" if result.conflicts else ""))
+    for line in result.changes.lines() if result.changes else ():  # what changed since the previous version
+        click.echo(line)
 
 
 @main.command()
@@ -311,7 +314,7 @@ def explain(store: Path | None, store_url: str | None, fmt: str, subject: str, p
 @STORE_URL_OPTION
 @click.option("--format", "fmt", type=click.Choice(list(EXPORT_FORMATS)), required=True, help="Output format.")
 @click.option("--graph", "selection", type=click.Choice([s.value for s in Selection]), default="all",
-              show_default=True, help="Which graphs: all, asserted (not inferred) or inferred.")
+              show_default=True, help="Which graphs: all, asserted (not inferred), inferred, or build changes.")
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None, help="Output file [default: stdout].")
 @reports_errors
 def export_command(store: Path | None, store_url: str | None, fmt: str, selection: str,
@@ -390,3 +393,4 @@ def server_arguments(config: Config, host: str, port: int, workers: int, threads
 
 
 main.add_command(import_command)
+main.add_command(diff_command)

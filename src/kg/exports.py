@@ -23,6 +23,7 @@ class Selection(str, Enum):  # noqa: UP042 - a StrEnum would change what str() o
     ALL = "all"
     ASSERTED = "asserted"
     INFERRED = "inferred"
+    CHANGES = "changes"  # the builds' change records (kg.changes), which the other selections leave out
 
 
 EXPORT_FORMATS = {"turtle": ox.RdfFormat.TURTLE, "nt": ox.RdfFormat.N_TRIPLES, "nq": ox.RdfFormat.N_QUADS,
@@ -37,7 +38,10 @@ def load_context(config: Config | None = None) -> dict[str, Any]:
 
 
 def selected_graphs(store: Store, selection: Selection) -> list[str]:
-    """Named graphs in a selection: inferred is the inferred graph, asserted is every other graph."""
+    """Named graphs in a selection: inferred is the inferred graph, asserted every other data graph, changes the
+    builds' change records (never part of all: they differ between two builds of the same data)."""
+    if selection is Selection.CHANGES:
+        return list(getattr(store, "log_graph_names", list)())
     names = store.graph_names()
     inferred = [g for g in names if graph_kind(g) == "inferred"]
     if selection is Selection.INFERRED:

@@ -111,6 +111,27 @@ class Minter:
         """
         return self.graph(DEFAULT_GRAPH)
 
+    def changes_graph(self, build_id: str) -> URIRef:
+        """The named graph holding one build's change record (kg.changes): outside the default graph's merge."""
+        return self.graph(f"changes/{build_id}")
+
+    def build(self, build_id: str) -> URIRef:
+        """The prov:Activity of one build, served at /changes/{build_id}.
+
+        >>> str(Minter("https://kg.example.org").build("ab12"))
+        'https://kg.example.org/changes/ab12'
+        """
+        return URIRef(f"{self.base}/changes/{build_id}")
+
+    def build_version(self, build_id: str) -> URIRef:
+        """The store version a build generated (a prov:Entity)."""
+        return URIRef(f"{self.build(build_id)}#version")
+
+    def entity_change(self, build_id: str, entity: str) -> URIRef:
+        """The record of how one build changed one entity: the build's IRI with the entity's path as fragment."""
+        path = self.path_of(entity) or "x" + hashlib.sha256(entity.encode("utf-8")).hexdigest()[:16]
+        return URIRef(f"{self.build(build_id)}#{path}")
+
     def record_graph(self, name: str) -> URIRef:
         """The named graph of one downloaded record file (its slug)."""
         return self.graph(f"record/{name}")
@@ -155,7 +176,7 @@ class Minter:
 
 def graph_kind(iri: str) -> str:
     """What a graph IRI minted by kg names, whatever the base: "inferred", "ontology", "reference", "edits",
-    "profile" or "retracted"; "" for any other IRI.
+    "profile", "record", "retracted" or "changes" (a build's change record); "" for any other IRI.
 
     >>> graph_kind("https://kg.example.org/graph/profile/ada"), graph_kind("https://x.org/graph/inferred")
     ('profile', 'inferred')
@@ -190,9 +211,19 @@ class GraphNames:
         """Prefix of the graphs holding retractions in edits.nq."""
         return f"{self.base}/graph/retracted/"
 
+    @property
+    def changes_prefix(self) -> str:
+        """Prefix of the graphs holding the builds' change records (kg.changes)."""
+        return f"{self.base}/graph/changes/"
+
     def managed(self, iri: str) -> bool:
-        """Whether a graph is derived (inferred, ontology) or reserved (retractions): not writable."""
-        return iri in (self.inferred, self.ontology) or iri.startswith(self.retracted_prefix)
+        """Whether a graph is derived (inferred, ontology, a build's changes) or reserved (retractions): not
+        writable."""
+        return iri in (self.inferred, self.ontology) or iri.startswith((self.retracted_prefix, self.changes_prefix))
+
+    def is_changes(self, iri: str) -> bool:
+        """Whether a graph holds one build's change record (kept outside the default graph's merge)."""
+        return iri.startswith(self.changes_prefix)
 
     def is_inferred(self, iri: str) -> bool:
         """Whether a graph is the reasoner's."""

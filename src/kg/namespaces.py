@@ -82,6 +82,10 @@ class SDO(DefinedNamespace):
     mainEntityOfPage: URIRef
     colleague: URIRef
     knows: URIRef
+    UpdateAction: URIRef
+    AddAction: URIRef
+    DeleteAction: URIRef
+    object: URIRef
 
 
 class BIBO(DefinedNamespace):
@@ -146,6 +150,9 @@ class KG(DefinedNamespace):
     sha256: URIRef
     otherValue: URIRef
     recordFormat: URIRef
+    triplesAdded: URIRef
+    triplesRemoved: URIRef
+    entitiesUnlisted: URIRef
 
 
 PREFIXES: dict[str, str] = {

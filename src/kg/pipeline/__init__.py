@@ -14,6 +14,7 @@ from typing import Any
 import pyoxigraph as ox
 from rdflib import Graph, URIRef
 
+from ..changes import precise_now
 from ..config import Config
 from ..duplicates import duplicate_errors, repeated_authors
 from ..edits import replay_edits, write_lock
@@ -29,9 +30,10 @@ from ..reasoning.rules import LocalRules, compile_rules, has_joins, unsupported_
 from ..records import read_records_dir
 from ..resolve import BuildWarning, Resolution, resolve
 from ..sources import DataFiles, read_data_dir
-from ..store import to_ox, write_store
+from ..store import log_graphs, to_ox, write_store
 from ..turtle_files import load_turtle_dir
 from ..validation import ValidationReport, validate_graphs
+from .changes import PendingLog, pending_log
 from .checking import validate_build
 from .incremental import (
     BuildState,
@@ -146,6 +148,7 @@ class BuildResult:
     seconds: dict[str, float] = field(default_factory=dict)
     warnings: tuple[BuildWarning, ...] = ()  # source-data warnings (kg.resolve); SHACL warnings are in report
     conflicts: tuple[Conflict, ...] = ()  # where downloaded records and profiles disagree (kg.linking)
+    changes: Any = None  # what changed since the previous version (kg.changes.BuildChanges); None when remote
 
 
 def peak_memory_mb() -> float:
@@ -161,6 +164,7 @@ def build(config: Config, progress: Progress | None = None, reasoner: str = "rul
 
 def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildResult:
     say = progress or (lambda message: None)
+    started = precise_now()
     timings: dict[str, float] = {}
     clock = time.perf_counter()
 
@@ -188,19 +192,21 @@ def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildRes
     if not report.passes:
         raise ValidationFailed(report)
     metadata: dict[str, object] = {"base": config.base, "profiles": len(corpus.profiles), "build_id": state.build_id,
-                                   "sources": {str(k): v for k, v in sorted(mapped.sources.items())}}
-    written = _incremental(config, mapped, ontology, state, metadata, stage) if local else None
+                                   "sources": {str(k): v for k, v in sorted(mapped.sources.items())}, "graph_ids": ids}
+    log = pending_log(config, mapped, ids, state.build_id, started)  # kg.pipeline.changes: what changed
+    written = _incremental(config, mapped, ontology, state, metadata, stage, log) if local else None
     if written is None:
-        written = _full(config, mapped, ontology, reasoner, metadata, stage)
+        written = _full(config, mapped, ontology, reasoner, metadata, stage, log)
         state.counts, state.version = written[1], Path(written[0]).name
     if local:
         save_state(folder, state)
         cache.prune()
-    return BuildResult(written[0], written[1], report, timings, warnings, tuple(data.linking.conflicts))
+    return BuildResult(written[0], written[1], report, timings, warnings, tuple(data.linking.conflicts),
+                       log.changes if log else None)
 
 
-def _incremental(config: Config, mapped: MappedGraphs, ontology: Graph, state: BuildState,
-                 metadata: dict[str, object], stage: Callable[..., None]) -> tuple[str, dict[str, int]] | None:
+def _incremental(config: Config, mapped: MappedGraphs, ontology: Graph, state: BuildState, metadata: dict[str, object],
+                 stage: Callable[..., None], log: PendingLog | None) -> tuple[str, dict[str, int]] | None:
     """Reason and store only what changed since the last build (kg.pipeline.incremental), or None when that is not
     exact."""
     previous = load_state(build_cache(config))
@@ -220,8 +226,8 @@ def _incremental(config: Config, mapped: MappedGraphs, ontology: Graph, state: B
     asserted_total = sum(n for iri, n in previous.counts.items() if iri not in (inferred_iri, ontology_iri))
     if is_large(changes, asserted_total) or uses_equality(oxstore, changes):
         return None  # owl:sameAs joins triples: the local path would not be exact
-    added, removed = inferred_change(oxstore, changes, ontology, LocalRules(rules), {inferred_iri, ontology_iri},
-                                     inferred_iri)
+    added, removed = inferred_change(oxstore, changes, ontology, LocalRules(rules),
+                                     {inferred_iri, ontology_iri, *log_graphs(oxstore)}, inferred_iri)
     del oxstore
     stage("reason", f"incremental: {len(changes)} graphs changed, inferred +{len(added)} -{len(removed)}")
     changes[inferred_iri] = GraphChange(removed, added)
@@ -229,6 +235,9 @@ def _incremental(config: Config, mapped: MappedGraphs, ontology: Graph, state: B
     triples[ontology_iri] = len(ontology)
     triples[inferred_iri] = previous.counts.get(inferred_iri, 0) + len(added) - len(removed)
     triples = dict(sorted(triples.items()))
+    if log is not None:
+        changes.update(log.diff())
+        metadata["changes"] = log.changes.metadata()
     metadata.update(built_at=_now(), triples=triples)
     location = write_diff(config.store, source, changes, metadata)
     stage("store", f"checkpoint + {sum(len(c.old ^ c.new) for c in changes.values())} changed quads")
@@ -241,7 +250,7 @@ def _now() -> str:
 
 
 def _full(config: Config, mapped: MappedGraphs, ontology: Graph, reasoner: str, metadata: dict[str, object],
-          stage: Callable[..., None]) -> tuple[str, dict[str, int]]:
+          stage: Callable[..., None], log: PendingLog | None = None) -> tuple[str, dict[str, int]]:
     """Reason over everything and write a fresh store version (or push to the remote store)."""
     minter = Minter(config.base)
     inferred = inferred_triples(mapped.graphs.values(), ontology, reasoner)
@@ -254,7 +263,10 @@ def _full(config: Config, mapped: MappedGraphs, ontology: Graph, reasoner: str, 
     if config.remote:
         location = push_graphs(config, graphs, metadata)
     else:
-        location = str(write_store(config.store, graphs, metadata))
+        records = log.finish() if log is not None else {}
+        if log is not None:
+            metadata["changes"] = log.changes.metadata()
+        location = str(write_store(config.store, {**graphs, **{URIRef(g): t for g, t in records.items()}}, metadata))
     stage("store", "full write")
     return location, triples
 

@@ -31,7 +31,7 @@ from ..atomic_files import write_atomically
 from ..namespaces import OWL
 from ..reasoning import is_meaningful
 from ..reasoning.rules import LocalRules, Triple
-from ..store import METADATA_FILE, derive_version, from_ox, to_ox
+from ..store import METADATA_FILE, derive_version, from_ox, is_log_graph, to_ox
 
 STATE_FILE = "state.json"
 LARGE_CHANGE = 0.25  # above this share of asserted triples changed, a full build is faster
@@ -203,9 +203,11 @@ def write_diff(store_dir: Path, source: Path, changes: dict[str, GraphChange], m
             for triple in change.old - change.new:
                 store.remove(ox.Quad(triple.subject, triple.predicate, triple.object, name))
                 gone.add(triple)
+            merged = not is_log_graph(iri)  # a build's change record stays out of the merge (kg.store)
             for triple in change.new - change.old:
                 store.add(ox.Quad(triple.subject, triple.predicate, triple.object, name))
-                store.add(ox.Quad(triple.subject, triple.predicate, triple.object, default))
+                if merged:
+                    store.add(ox.Quad(triple.subject, triple.predicate, triple.object, default))
             if next(iter(store.quads_for_pattern(None, None, None, name)), None) is None:
                 store.remove_graph(name)  # a full build has no empty named graphs
         for triple in gone:

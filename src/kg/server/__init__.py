@@ -1,7 +1,7 @@
 """The Flask app factory: one blueprint per surface, one error handler for every error.
 
 Routes: ``/sparql`` (SPARQL 1.1 Protocol and service description), ``/store`` (Graph Store Protocol, read
-side), ``/health``, ``/explain`` (why a triple holds).
+side), ``/health``, ``/explain`` (why a triple holds), ``/changes`` (what the recent builds changed).
 
 Logging: control characters are escaped in every log record of the process (kg.server.logsafe). A
 linked-data path that cannot name a resource answers before its view runs: 400 when its bytes are not UTF-8,
@@ -20,6 +20,7 @@ from werkzeug.exceptions import BadRequest, HTTPException
 from ..config import Config
 from ..errors import KgError
 from ..store import Store
+from .changes import bp as changes_bp
 from .dumps import bp as dumps_bp
 from .errorpages import error_response, not_found_response
 from .explain import bp as explain_bp
@@ -32,7 +33,7 @@ from .pages import not_found, split_extension
 from .resources import iri_for
 from .sparql import bp as sparql_bp
 
-BLUEPRINTS = (sparql_bp, graphstore_bp, health_bp, pages_bp, dumps_bp, explain_bp)
+BLUEPRINTS = (sparql_bp, graphstore_bp, health_bp, pages_bp, dumps_bp, explain_bp, changes_bp)
 logger = logging.getLogger(__name__)
 
 

@@ -11,7 +11,10 @@ from .embedded import (
     derive_version,
     from_ox,
     fsync_tree,
+    is_log_graph,
+    log_graphs,
     rdflib_graph_of,
+    store_versions,
     to_ox,
     write_store,
 )
@@ -26,5 +29,5 @@ def open_store(config: Any) -> Any:
     return Store.open(config.store)
 
 
-__all__ = ["METADATA_FILE", "Store", "derive_version", "from_ox", "fsync_tree", "open_store", "rdflib_graph_of",
-           "to_ox", "write_store"]
+__all__ = ["METADATA_FILE", "Store", "derive_version", "from_ox", "fsync_tree", "is_log_graph", "log_graphs",
+           "open_store", "rdflib_graph_of", "store_versions", "to_ox", "write_store"]

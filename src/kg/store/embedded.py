@@ -29,7 +29,9 @@ KEEP_VERSIONS = 2
 
 
 def to_ox(term: Any) -> Any:
-    """Convert an rdflib term to a pyoxigraph term."""
+    """Convert an rdflib term to a pyoxigraph term (a pyoxigraph term is returned as it is)."""
+    if isinstance(term, (ox.NamedNode, ox.BlankNode, ox.Literal)):
+        return term
     if isinstance(term, URIRef):
         return ox.NamedNode(str(term))
     if isinstance(term, BNode):
@@ -63,6 +65,28 @@ def graph_quads(graph_iri: URIRef, graph: Iterable[Any]) -> Iterator[ox.Quad]:
     name = ox.NamedNode(str(graph_iri))
     for s, p, o in graph:
         yield ox.Quad(to_ox(s), to_ox(p), to_ox(o), name)
+
+
+def is_log_graph(iri: str) -> bool:
+    """Whether a named graph is a build's change record (kept out of the default graph and of graph_names).
+
+    The rule of kg.iris.graph_kind, kept here so that query workers load no more of kg than they need.
+
+    >>> is_log_graph("https://kg.example.org/graph/changes/ab12"), is_log_graph("https://x.org/graph/profile/ada")
+    (True, False)
+    """
+    head, found, tail = iri.rpartition("/graph/")
+    return bool(found and head) and tail.startswith("changes/")
+
+
+def log_graphs(oxstore: ox.Store) -> list[str]:
+    """IRIs of the builds' change-record graphs in a pyoxigraph store, sorted."""
+    return sorted(g.value for g in oxstore.named_graphs() if isinstance(g, ox.NamedNode) and is_log_graph(g.value))
+
+
+def store_versions(store_dir: Path) -> list[tuple[int, Path]]:
+    """The kept versions ``STORE.v<N>`` beside a store link, oldest first, as (N, directory)."""
+    return _versions(store_dir)
 
 
 def _versions(store_dir: Path) -> list[tuple[int, Path]]:
@@ -115,8 +139,13 @@ class Store:
         return self.ox.query(sparql, **options)
 
     def graph_names(self) -> list[str]:
-        """IRIs of the named graphs, sorted."""
-        return sorted(g.value for g in self.ox.named_graphs() if isinstance(g, ox.NamedNode))
+        """IRIs of the data's named graphs (not the builds' change records), sorted."""
+        return sorted(g.value for g in self.ox.named_graphs() if isinstance(g, ox.NamedNode)
+                      and not is_log_graph(g.value))
+
+    def log_graph_names(self) -> list[str]:
+        """IRIs of the builds' change-record graphs (kg.changes), sorted."""
+        return log_graphs(self.ox)
 
     def quads(self, graph: str | None = None) -> Iterator[ox.Quad]:
         """Quads of one named graph, or of all named graphs."""
@@ -149,12 +178,14 @@ def rdflib_graph_of(triples: Iterable[Any]) -> Graph:
 
 
 def _all_quads(graphs: dict[URIRef, Any]) -> Iterator[ox.Quad]:
-    """Every named-graph quad, each followed by its copy in the default graph (the merge)."""
+    """Every named-graph quad, each followed by its copy in the default graph (the merge; not for change records)."""
     default = ox.DefaultGraph()
     for graph_iri in sorted(graphs):
+        merged = not is_log_graph(str(graph_iri))
         for quad in graph_quads(graph_iri, graphs[graph_iri]):
             yield quad
-            yield ox.Quad(quad.subject, quad.predicate, quad.object, default)
+            if merged:
+                yield ox.Quad(quad.subject, quad.predicate, quad.object, default)
 
 
 def _fill(oxstore: ox.Store, graphs: dict[URIRef, Any], bulk: bool = False) -> None:

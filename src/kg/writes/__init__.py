@@ -233,6 +233,7 @@ class Writer:
                 named[names.ontology] = ontology_triples
             if inferred:
                 named[names.inferred] = inferred
+            named.update({g: ts for g, ts in snapshot.named.items() if names.is_changes(g)})  # builds' records
             target = self._persist(snapshot, names, path, asserted_before, named, keys, clock)
             clock.stage("commit")
         return self._result(snapshot, names, asserted_before, asserted, inferred, target, created, clock)
@@ -279,7 +280,7 @@ class Writer:
         previous = path.read_bytes() if path.exists() else None
         edits = read_edits(path, names)
         edits.record(asserted_before, {g: ts for g, ts in named.items() if not names.managed(g)})
-        default = union(named)
+        default = union({g: ts for g, ts in named.items() if not names.is_changes(g)})  # records stay unmerged
         removals, additions = difference(snapshot.named, snapshot.default, named, default)
         expected = sum(len(ts) for ts in named.values()) + len(default)
         dropped = sorted(set(snapshot.named) - set(named))
@@ -294,7 +295,9 @@ class Writer:
                 raise KgError(f"the new store version holds {len(store)} quads, expected {expected}")
 
         metadata = dict(snapshot.metadata)
-        metadata.update(base=names.base, triples={g: len(ts) for g, ts in sorted(named.items())},
+        metadata.pop("graph_ids", None)  # the build's per-graph content ids no longer describe this version
+        metadata.update(base=names.base, triples={g: len(ts) for g, ts in sorted(named.items())
+                                                  if not names.is_changes(g)},
                         written_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                         writes=int(metadata.get("writes", 0)) + 1, edits_sha256=edits.digest())
         with pending_edits(path, edits, previous):

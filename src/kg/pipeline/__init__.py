@@ -30,7 +30,7 @@ from ..reasoning.rules import LocalRules, compile_rules, has_joins, unsupported_
 from ..records import read_records_dir
 from ..resolve import BuildWarning, Resolution, resolve
 from ..sources import DataFiles, read_data_dir
-from ..store import log_graphs, to_ox, write_store
+from ..store import OPTIMIZE_KEY, log_graphs, to_ox, write_store
 from ..turtle_files import load_turtle_dir
 from ..validation import ValidationReport, validate_graphs
 from .changes import PendingLog, pending_log
@@ -240,7 +240,8 @@ def _incremental(config: Config, mapped: MappedGraphs, ontology: Graph, state: B
         metadata["changes"] = log.changes.metadata()
     metadata.update(built_at=_now(), triples=triples)
     location = write_diff(config.store, source, changes, metadata)
-    stage("store", f"checkpoint + {sum(len(c.old ^ c.new) for c in changes.values())} changed quads")
+    stage("store", f"checkpoint + {sum(len(c.old ^ c.new) for c in changes.values())} changed quads, "
+                   f"optimized in {metadata.get(OPTIMIZE_KEY, 0):.2f} s")
     state.counts, state.version = triples, location.name
     return str(location), triples
 
@@ -267,7 +268,7 @@ def _full(config: Config, mapped: MappedGraphs, ontology: Graph, reasoner: str, 
         if log is not None:
             metadata["changes"] = log.changes.metadata()
         location = str(write_store(config.store, {**graphs, **{URIRef(g): t for g, t in records.items()}}, metadata))
-    stage("store", "full write")
+    stage("store", "full write" if config.remote else f"full write, optimized in {metadata.get(OPTIMIZE_KEY, 0):.2f} s")
     return location, triples
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from .embedded import (
     METADATA_FILE,
+    OPTIMIZE_KEY,
     Store,
     derive_version,
     from_ox,
@@ -29,5 +30,5 @@ def open_store(config: Any) -> Any:
     return Store.open(config.store)
 
 
-__all__ = ["METADATA_FILE", "Store", "derive_version", "from_ox", "fsync_tree", "is_log_graph", "log_graphs",
-           "open_store", "rdflib_graph_of", "store_versions", "to_ox", "write_store"]
+__all__ = ["METADATA_FILE", "OPTIMIZE_KEY", "Store", "derive_version", "from_ox", "fsync_tree", "is_log_graph",
+           "log_graphs", "open_store", "rdflib_graph_of", "store_versions", "to_ox", "write_store"]

@@ -7,7 +7,6 @@ ontology graph at its namespace IRI's path, as an HTML list of terms or as RDF, 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import threading
 from collections.abc import Callable
@@ -18,6 +17,7 @@ import pyoxigraph as ox
 from flask import Blueprint, Response, render_template, request, url_for
 from rdflib import RDF, BNode, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, RDFS, VOID, XSD
+from werkzeug.wrappers import Response as BaseResponse
 
 from ..exports import Selection, export, load_context
 from ..formats import Format, negotiate
@@ -28,6 +28,7 @@ from ..query.results import serialize_rdf
 from ..store import Store
 from .cors import add_cors_headers
 from .handle import get_config, get_store
+from .pagecache import etag_for, mark, not_modified
 from .resources import FORMAT_LABELS, PAGE_FORMATS, TWIN_FORMATS, Reader, compact
 from .service import ox_triples
 
@@ -192,29 +193,34 @@ def dataset_jsonld(stats: Statistics) -> dict[str, Any]:
 
 
 @bp.route("/dump.<any(nq, ttl, jsonld):extension>", methods=["GET"])
-def dump(extension: str) -> Response:
+def dump(extension: str) -> BaseResponse:
     """The whole dataset, deterministic: N-Quads keeps the named graphs; Turtle and JSON-LD hold their merge."""
     store = get_store()
     config = get_config()
+    tag = etag_for(store, f"dump.{extension}")
+    early = not_modified(tag, vary=False)
+    if early is not None:
+        return early
     body: bytes = CACHE.get(store, f"dump.{extension}", lambda: export(
         store, EXPORT_NAMES[extension], Selection.ALL, context=load_context(config)))
     response = Response(body, content_type=DUMPS[extension].content_type)
-    response.set_etag(hashlib.sha256(body).hexdigest())
     response.headers["Content-Disposition"] = f'inline; filename="kg.{extension}"'
-    response.make_conditional(request)
-    return response
+    return mark(response, tag, vary=False)
 
 
 @bp.route("/void", methods=["GET"])
 @bp.route("/.well-known/void", methods=["GET"])
-def void() -> Response:
+def void() -> BaseResponse:
     """The VoID description of the dataset (Turtle by default; format= or Accept for others)."""
     store = get_store()
     fmt = negotiate(request.headers.get("Accept"), TWIN_FORMATS, request.args.get("format"))
+    tag = etag_for(store, f"void.{fmt.extension}")
+    early = not_modified(tag, vary=True)
+    if early is not None:
+        return early
     graph = void_graph(statistics(store, get_config().base), store.metadata.get("built_at"))
     response = Response(serialize_rdf(ox_triples(graph), fmt, VOID_PREFIXES), content_type=fmt.content_type)
-    response.vary.add("Accept")
-    return response
+    return mark(response, tag, vary=True)
 
 
 @bp.route("/context.jsonld", methods=["GET"])

@@ -36,6 +36,7 @@ class StoreHandle:
         self._checked = 0.0
         self._remote_admission = threading.BoundedSemaphore(max(1, config.max_pending))
         self.cache = ResultCache(config.cache_bytes, max(1, config.cache_bytes // 16))
+        self.pages = ResultCache(config.page_cache_bytes, max(1, config.page_cache_bytes // 8))
 
     @property
     def fixed(self) -> bool:

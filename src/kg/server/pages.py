@@ -14,6 +14,7 @@ import pyoxigraph as ox
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
+from ..errors import NotAcceptable
 from ..exports import load_context
 from ..formats import Format, negotiate
 from ..namespaces import BIBO_IRIS as B
@@ -25,6 +26,7 @@ from .dumps import dataset_jsonld, statistics
 from .errorpages import not_found_response
 from .handle import get_config, get_store
 from .organizations import by_years, links, organization_view, role_row
+from .pagecache import versioned
 from .pictures import pictures, publication, publications
 from .query_page import SEARCH_LIMIT, instances_href, search_names
 from .resources import (
@@ -128,7 +130,19 @@ def split_extension(path: str) -> tuple[str, Format | None]:
     return stem, fmt
 
 
+def data_representation(path: str) -> tuple[Format, bool] | None:
+    """The format /data/{path} answers in and whether Accept chose it; None when nothing offered is acceptable."""
+    fmt = split_extension(path)[1]
+    if fmt is None or request.args.get("format"):
+        try:
+            fmt = negotiate(request.headers.get("Accept"), TWIN_FORMATS, request.args.get("format"))
+        except NotAcceptable:
+            return None
+    return fmt, split_extension(path)[1] is None
+
+
 @bp.route("/data/<path:path>", methods=["GET"])
+@versioned(data_representation)
 def data(path: str) -> Response:
     """The RDF description of a resource: by extension, else by format=, else by Accept."""
     stem, fmt = split_extension(path)
@@ -147,6 +161,7 @@ def data(path: str) -> Response:
 
 
 @bp.route("/page/<path:path>", methods=["GET"])
+@versioned(lambda path: (Format.HTML, False))
 def page(path: str) -> Response:
     """The HTML page of a resource, chosen by its kind and types."""
     r = reader()

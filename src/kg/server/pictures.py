@@ -300,7 +300,12 @@ def publication(reader: Reader, work: Any, person: Any | None = None) -> dict[st
 
 def publications(reader: Reader, person: Any) -> list[dict[str, Any]]:
     """A person's publications, newest first (then by title)."""
-    works = reader.incoming(person, S.author)
+    works = reader.load(reader.incoming(person, S.author))  # a few queries for all works, not several per work
+    places = reader.load(p for w in works for prop in (B.presentedAt, S.isPartOf) for p in reader.values(w, prop))
+    reader.load(s for p in places for s in reader.values(p, S.superEvent))
+    agents = reader.load(a for s in reader.load(x for w in works for x in reader.values(w, K.authorship))
+                         for a in reader.values(s, K.agent))
+    reader.load(c for a in agents for c in reader.values(a, K.possibleSameAs))
     records = [publication(reader, work, person) for work in works]
     return sorted(records, key=lambda r: (-(r["year"] or 0), r["label"].casefold()))
 

@@ -42,6 +42,7 @@ INCOMING = (str(SDO.author),)
 TWIN_FORMATS: tuple[Format, ...] = (Format.TURTLE, Format.JSON_LD, Format.N_TRIPLES, Format.RDF_XML)
 PAGE_FORMATS: tuple[Format, ...] = (Format.HTML,) + TWIN_FORMATS
 XSD = PREFIXES["xsd"]
+LOAD_BATCH = 400  # IRIs per Reader.load query
 FORMAT_LABELS = {Format.SPARQL_JSON: "JSON", Format.SPARQL_XML: "XML", Format.CSV: "CSV", Format.TSV: "TSV",
                  Format.TURTLE: "Turtle", Format.N_TRIPLES: "N-Triples", Format.N_QUADS: "N-Quads",
                  Format.TRIG: "TriG", Format.JSON_LD: "JSON-LD", Format.RDF_XML: "RDF/XML", Format.HTML: "HTML"}
@@ -99,13 +100,19 @@ def _sort_key(term: Any) -> tuple[str, str]:
 
 
 class Reader:
-    """Read access to a store's merged default graph: outgoing values, incoming subjects, labels, inference."""
+    """Read access to a store's merged default graph: outgoing values, incoming subjects, labels, inference.
+
+    Each look-up is made once per Reader (a page asks the same questions of a co-author many times)."""
 
     def __init__(self, store: Store, base: str) -> None:
         self.store = store
         self.base = base.rstrip("/")
         self.inferred_graphs = [ox.NamedNode(g) for g in selected_graphs(store, Selection.INFERRED)]
         self._labels: dict[str, str] = {}
+        self._values: dict[tuple[Any, Any], list[Any]] = {}
+        self._incoming: dict[tuple[Any, str], list[Any]] = {}
+        self._inferred: dict[Any, set[ox.Triple]] = {}
+        self._loaded: set[Any] = set()
 
     def triples(self, subject: str | Any) -> list[ox.Triple]:
         """The statements about a subject in the merged graph, sorted."""
@@ -114,8 +121,32 @@ class Reader:
 
     def values(self, subject: str | Any, prop: str) -> list[Any]:
         """The objects of subject prop, sorted."""
-        quads = self.store.quads_for_pattern(_node(subject), ox.NamedNode(prop), None, ox.DefaultGraph())
-        return sorted((q.object for q in quads), key=_sort_key)
+        key = (_node(subject), prop)
+        found = self._values.get(key)
+        if found is None and key[0] in self._loaded:
+            return []
+        if found is None:
+            quads = self.store.quads_for_pattern(key[0], ox.NamedNode(prop), None, ox.DefaultGraph())
+            found = self._values[key] = sorted((q.object for q in quads), key=_sort_key)
+        return list(found)
+
+    def load(self, subjects: Iterable[Any]) -> list[Any]:
+        """Fetch everything the given IRIs say in one query per LOAD_BATCH (embedded store; elsewhere values()
+        looks up lazily), so that later values() about them ask nothing; returns the subjects."""
+        subjects = list(subjects)
+        pending = sorted({s for s in subjects if isinstance(s, ox.NamedNode) and s not in self._loaded}, key=str)
+        if not isinstance(self.store, Store):
+            return subjects
+        for start in range(0, len(pending), LOAD_BATCH):
+            batch = pending[start:start + LOAD_BATCH]
+            found: dict[tuple[Any, Any], list[Any]] = {}
+            values = " ".join(str(s) for s in batch)
+            for row in self.store.query(f"SELECT ?s ?p ?o WHERE {{ VALUES ?s {{ {values} }} ?s ?p ?o }}"):
+                found.setdefault((row[0], row[1].value), []).append(row[2])
+            for key, objects in found.items():
+                self._values[key] = sorted(objects, key=_sort_key)
+            self._loaded.update(batch)
+        return subjects
 
     def first(self, subject: str | Any, prop: str) -> Any | None:
         """One object of subject prop (the least in sort order), or None."""
@@ -133,8 +164,11 @@ class Reader:
 
     def incoming(self, obj: str | Any, prop: str) -> list[Any]:
         """The subjects that point at obj by prop, sorted."""
-        quads = self.store.quads_for_pattern(None, ox.NamedNode(prop), _node(obj), ox.DefaultGraph())
-        return sorted({q.subject for q in quads}, key=_sort_key)
+        key = (_node(obj), prop)
+        if key not in self._incoming:
+            quads = self.store.quads_for_pattern(None, ox.NamedNode(prop), key[0], ox.DefaultGraph())
+            self._incoming[key] = sorted({q.subject for q in quads}, key=_sort_key)
+        return list(self._incoming[key])
 
     def types(self, subject: str | Any) -> set[str]:
         """The rdf:type IRIs of a subject."""
@@ -148,9 +182,14 @@ class Reader:
         return any(next(iter(found), None) is not None for found in (as_subject, as_object))
 
     def is_inferred(self, triple: ox.Triple) -> bool:
-        """Whether a statement is only in the inferred graph (the build keeps only new triples there)."""
-        return any(True for g in self.inferred_graphs
-                   for _ in self.store.quads_for_pattern(triple.subject, triple.predicate, triple.object, g))
+        """Whether a statement is only in the inferred graph (the build keeps only new triples there): the inferred
+        statements about its subject are fetched once."""
+        found = self._inferred.get(triple.subject)
+        if found is None:
+            found = self._inferred[triple.subject] = {q.triple for g in self.inferred_graphs
+                                                      for q in self.store.quads_for_pattern(triple.subject, None,
+                                                                                            None, g)}
+        return triple in found
 
     def label(self, term: Any) -> str:
         """A human label: schema:name, rdfs:label, role name, name as written, else a short form of the IRI."""

@@ -1,0 +1,96 @@
+"""Rendered pages and RDF documents cached by data version, with strong ETags, 304s and Cache-Control.
+
+A response is keyed by (data version, route, path, format): a repeat request for the same version is served
+from the cache without a store query, and a build or an HTTP write (a new store version) changes every key
+and every ETag. The cache is per process, bounded in bytes (``KG_PAGE_CACHE_BYTES``).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from flask import Response, request
+from werkzeug.wrappers import Response as BaseResponse
+
+from ..formats import Format
+from .handle import get_store, handle
+
+CACHE_CONTROL = "public, no-cache"  # keep, but revalidate: the data changes with every build or write
+KEPT_HEADERS = ("Content-Type", "Link", "Content-Disposition")
+
+
+def data_version(store: Any) -> str:
+    """A short digest naming the store's data version (its version and build or write time)."""
+    stamp = (store.version, str(store.metadata.get("built_at")), str(store.metadata.get("written_at")))
+    return hashlib.sha256(json.dumps(stamp).encode("utf-8")).hexdigest()[:20]
+
+
+def etag_for(store: Any, name: str) -> str:
+    """The strong ETag of one representation (name: a format or a route's variant) of this data version."""
+    return f"{data_version(store)}-{name}"
+
+
+def mark(response: BaseResponse, tag: str, vary: bool) -> BaseResponse:
+    """Add the ETag, Cache-Control and (for negotiated resources) Vary: Accept."""
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = CACHE_CONTROL
+    if vary:
+        response.vary.add("Accept")
+    return response
+
+
+def not_modified(tag: str, vary: bool) -> BaseResponse | None:
+    """A 304 when the request's If-None-Match names this ETag (or *), else None."""
+    if not request.if_none_match or not request.if_none_match.contains_weak(tag) and not request.if_none_match.star_tag:
+        return None
+    return mark(Response(status=304), tag, vary)
+
+
+def _pack(response: BaseResponse) -> bytes:
+    """A response's kept headers and body as one byte string."""
+    headers = [[k, v] for k, v in response.headers.items() if k in KEPT_HEADERS]
+    return json.dumps(headers).encode("utf-8") + b"\n" + response.get_data()
+
+
+def _unpack(value: bytes) -> Response:
+    """The response a packed byte string holds."""
+    head, _, body = value.partition(b"\n")
+    response = Response(body)
+    for name, header in json.loads(head):
+        response.headers[name] = header
+    return response
+
+
+def versioned(representation: Callable[..., tuple[Format, bool] | None]) -> Callable[..., Any]:
+    """Decorate a GET view: 304 on a matching If-None-Match, else the cached 200 of this version, else render.
+
+    representation(**view_args) gives the format the request will get and whether it was negotiated (Vary:
+    Accept), or None when it cannot tell (the view then runs uncached, as without this decorator).
+    """
+    def decorate(view: Callable[..., BaseResponse]) -> Callable[..., BaseResponse]:
+        @functools.wraps(view)
+        def wrapper(**kwargs: Any) -> BaseResponse:
+            chosen = representation(**kwargs)
+            if chosen is None:
+                return view(**kwargs)
+            fmt, vary = chosen
+            tag = etag_for(get_store(), fmt.extension)
+            early = not_modified(tag, vary)
+            if early is not None:
+                return early
+            cache = handle().pages
+            key = (tag, request.endpoint or "", request.path)
+            packed = cache.get(key)
+            if packed is not None:
+                return mark(_unpack(packed), tag, vary)
+            response = view(**kwargs)
+            if response.status_code != 200 or response.direct_passthrough:
+                return response
+            cache.put(key, _pack(response))
+            return mark(response, tag, vary)
+        return wrapper
+    return decorate

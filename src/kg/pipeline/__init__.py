@@ -240,8 +240,7 @@ def _incremental(config: Config, mapped: MappedGraphs, ontology: Graph, state: B
         metadata["changes"] = log.changes.metadata()
     metadata.update(built_at=_now(), triples=triples)
     location = write_diff(config.store, source, changes, metadata)
-    stage("store", f"checkpoint + {sum(len(c.old ^ c.new) for c in changes.values())} changed quads, "
-                   f"optimized in {metadata.get(OPTIMIZE_KEY, 0):.2f} s")
+    stage("store", f"checkpoint + {sum(len(c.old ^ c.new) for c in changes.values())} changed quads")
     state.counts, state.version = triples, location.name
     return str(location), triples
 

@@ -144,7 +144,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Config:
 @pytest.fixture(scope="module")
 def served(site: Config) -> Iterator[str]:
     """`kg serve` (one worker) with writes enabled over the copy."""
-    with server_process.kg_serve(site.data, site.store, "--workers", "1", env={"KG_WRITE_TOKEN": TOKEN}) as url:
+    env = {"KG_WRITE_TOKEN": TOKEN, "KG_ACCESS_LOG": "1"}  # the log tests read the access log
+    with server_process.kg_serve(site.data, site.store, "--workers", "1", env=env) as url:
         yield url
 
 

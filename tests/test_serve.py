@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -54,6 +56,30 @@ def test_health(server) -> None:  # type: ignore[no-untyped-def]
     url, _ = server
     status, _, body = _get(f"{url}/health", "application/json")
     assert status == 200 and json.loads(body)["status"] == "ok"
+
+
+def _serve_log(store: Path, url: str) -> str:
+    port = url.rsplit(":", 1)[1]
+    return (Path(store).parent / f"serve-{port}.log").read_text(encoding="utf-8", errors="replace")
+
+
+def test_access_log_is_off_by_default(server) -> None:  # type: ignore[no-untyped-def]
+    """issue 18: no access-log line per request unless asked for (it cost 11 % of a cheap query)."""
+    url, store = server
+    _get(f"{url}/health?probe=default", "application/json")
+    time.sleep(0.3)
+    assert '"GET /health' not in _serve_log(store, url)
+
+
+def test_access_log_when_asked_keeps_its_format(server) -> None:  # type: ignore[no-untyped-def]
+    """--access-log (or KG_ACCESS_LOG=1) turns it on, in the escaped one-line format."""
+    _, store = server
+    for extra, env in ((("--access-log",), {}), ((), {"KG_ACCESS_LOG": "1"})):
+        with kg_serve(REPO_DATA, Path(store), *extra, env=env) as url:
+            _get(f"{url}/health?probe=on", "application/json")
+            time.sleep(0.3)
+            log = _serve_log(store, url)
+        assert re.search(r'127\.0\.0\.1 - \[[^\]]+\] "GET /health HTTP/1\.1" 200 [0-9.]+ ms', log), log
 
 
 @pytest.fixture(scope="module")

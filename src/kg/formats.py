@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import Enum
+from functools import lru_cache
 from typing import Any
 
 import pyoxigraph as ox
@@ -225,6 +226,20 @@ def negotiate(accept_header: str | None, candidates: Sequence[Format], format_pa
     """
     if not candidates:
         raise ValueError("negotiate needs at least one candidate format")
+    if len(accept_header or "") + len(format_param or "") > NEGOTIATION_KEY_CHARS:
+        return _negotiate(accept_header, tuple(candidates), format_param)
+    return _negotiate_cached(accept_header, tuple(candidates), format_param)
+
+
+# issue 18: parsing the Accept header was 10 % of a cheap query; clients send few distinct headers, so each
+# (Accept, candidates, format=) is decided once. Bounded: at most NEGOTIATION_CACHE_SIZE answers, none for
+# oversized keys; a NotAcceptable is raised anew each time (exceptions are not cached).
+NEGOTIATION_CACHE_SIZE = 256
+NEGOTIATION_KEY_CHARS = 2048
+
+
+def _negotiate(accept_header: str | None, candidates: tuple[Format, ...], format_param: str | None) -> Format:
+    """negotiate's decision, uncached."""
     if format_param:
         chosen = Format.from_name(format_param, candidates)
         if chosen is not None:
@@ -239,6 +254,9 @@ def negotiate(accept_header: str | None, candidates: Sequence[Format], format_pa
     if best is None:
         raise NotAcceptable(f"no acceptable format for Accept: {accept_header}", candidates)
     return best
+
+
+_negotiate_cached = lru_cache(maxsize=NEGOTIATION_CACHE_SIZE)(_negotiate)
 
 
 def _by_accept(accept_header: str, candidates: Sequence[Format]) -> Format | None:

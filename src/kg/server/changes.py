@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
-from werkzeug.exceptions import NotAcceptable
 
 from ..changes import NOUNS, BuildChanges, order
 from ..changes.rdf import read_log
@@ -20,25 +19,10 @@ from ..query.results import serialize_rdf
 from .dumps import CACHE
 from .errorpages import not_found_response
 from .handle import get_config, get_store
+from .offers import wants_json
 from .resources import FORMAT_LABELS, PAGE_FORMATS, TWIN_FORMATS, Reader, path_for
 
 bp = Blueprint("changes", __name__)
-OFFERED = ("text/html", "application/json")
-
-
-def wants_json() -> bool:
-    """JSON for format=json or an Accept preferring application/json; HTML otherwise (406 if neither fits)."""
-    chosen = request.args.get("format")
-    if chosen is not None:
-        if chosen not in ("json", "html"):
-            raise NotAcceptable(f"format={chosen} is not offered here: use format=json or format=html")
-        return chosen == "json"
-    if not request.headers.get("Accept", "").strip():
-        return False
-    best = request.accept_mimetypes.best_match(OFFERED)
-    if best is None:
-        raise NotAcceptable(f"/changes offers {' and '.join(OFFERED)}")
-    return best == "application/json"
 
 
 def builds() -> list[BuildChanges]:
@@ -83,7 +67,7 @@ def as_json(changes: BuildChanges) -> dict[str, Any]:
 def recent() -> Response:
     """The recent builds, newest first, each with its time and its entities added, removed and changed."""
     found = builds()
-    if wants_json():
+    if wants_json("/changes"):
         response = jsonify(builds=[as_json(c) for c in found])
     else:
         reader = Reader(get_store(), _base())

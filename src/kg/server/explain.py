@@ -12,7 +12,6 @@ from typing import Any
 
 import pyoxigraph as ox
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
-from werkzeug.exceptions import NotAcceptable
 
 from ..errors import BadTerm
 from ..namespaces import PREFIXES
@@ -20,28 +19,13 @@ from ..reasoning.explain import EXPLAIN_LIMIT, explain
 from ..reasoning.explanation import source_files
 from ..reasoning.terms import compact_term, parse_triple
 from .handle import get_config, get_store
+from .offers import wants_json
 from .resources import Reader, path_for
 
 bp = Blueprint("explain", __name__)
 PARAMETERS = {"s": "subject", "p": "predicate", "o": "object"}
-OFFERED = ("text/html", "application/json")
 RULES_SPEC = "https://www.w3.org/TR/owl2-profiles/#Reasoning_in_OWL_2_RL_and_RDF_Graphs_using_Rules"
 USAGE = "/explain?s=SUBJECT&p=PREDICATE&o=OBJECT, each an <IRI>, a prefix:name, a literal or _:label"
-
-
-def wants_json() -> bool:
-    """JSON for format=json or an Accept preferring application/json; HTML otherwise (406 if neither fits)."""
-    chosen = request.args.get("format")
-    if chosen is not None:
-        if chosen not in ("json", "html"):
-            raise NotAcceptable(f"format={chosen} is not offered here: use format=json or format=html")
-        return chosen == "json"
-    if not request.headers.get("Accept", "").strip():
-        return False
-    best = request.accept_mimetypes.best_match(OFFERED)
-    if best is None:
-        raise NotAcceptable(f"/explain offers {' and '.join(OFFERED)}")
-    return best == "application/json"
 
 
 def triple_arguments() -> tuple[str, str, str]:
@@ -75,7 +59,7 @@ def _annotate(node: dict[str, Any], reader: Reader) -> dict[str, Any]:
 @bp.route("/explain", methods=["GET"])
 def explain_route() -> Response:
     """The derivation of the triple s p o: its rule and premises, recursively, with their graphs and files."""
-    as_json = wants_json()
+    as_json = wants_json("/explain")
     s, p, o = triple_arguments()
     fact = parse_triple(s, p, o, PREFIXES)
     store = get_store()

@@ -216,6 +216,12 @@ class Description:
     triples: list[ox.Triple] = field(default_factory=list)
     inferred: set[ox.Triple] = field(default_factory=set)
 
+    def add(self, triple: ox.Triple, inferred: bool) -> None:
+        """Add a statement, marked when it is inferred."""
+        self.triples.append(triple)
+        if inferred:
+            self.inferred.add(triple)
+
     def about(self, subject: Any) -> list[ox.Triple]:
         """The statements of the description whose subject is the given term."""
         return [t for t in self.triples if t.subject == subject]
@@ -239,9 +245,7 @@ def describe(reader: Reader, iri: str) -> Description:
     while pending:
         subject = pending.pop(0)
         for triple in reader.triples(subject):
-            description.triples.append(triple)
-            if reader.is_inferred(triple):
-                description.inferred.add(triple)
+            description.add(triple, reader.is_inferred(triple))
             obj = triple.object
             if isinstance(obj, ox.BlankNode) and obj not in seen:
                 seen.add(obj)
@@ -251,17 +255,13 @@ def describe(reader: Reader, iri: str) -> Description:
     for prop in INCOMING:
         for subject in reader.incoming(root, prop):
             triple = ox.Triple(subject, ox.NamedNode(prop), root)
-            description.triples.append(triple)
-            if reader.is_inferred(triple):
-                description.inferred.add(triple)
+            description.add(triple, reader.is_inferred(triple))
             neighbours.append(subject)
     for neighbour in sorted(set(neighbours), key=_sort_key):
         for prop in LABEL_PROPERTIES:
             for value in reader.values(neighbour, prop):
                 triple = ox.Triple(neighbour, ox.NamedNode(prop), value)
-                description.triples.append(triple)
-                if reader.is_inferred(triple):
-                    description.inferred.add(triple)
+                description.add(triple, reader.is_inferred(triple))
     return description
 
 

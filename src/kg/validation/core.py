@@ -72,6 +72,20 @@ def nullable(shapes: Graph, path: Node) -> bool:
     return alternatives is not None and any(nullable(shapes, p) for p in Collection(shapes, alternatives))
 
 
+def implicit_classes(shapes: Graph) -> set[Node]:
+    """Shapes that are also classes (an implicit class target: their instances are their focus nodes)."""
+    classes = set(shapes.subjects(RDFS.subClassOf, RDFS.Class)) | {RDFS.Class}
+    typed = {s for s, t in shapes.subject_objects(RDF.type) if t in classes}
+    return {s for s in typed if (s, RDF.type, SH.NodeShape) in shapes or (s, RDF.type, SH.PropertyShape) in shapes}
+
+
+def top_shapes(shapes: Graph) -> list[Node]:
+    """Shapes with targets (explicit or an implicit class target), in a stable order."""
+    found = {s for p in TARGETS for s in shapes.subjects(p, None)}
+    found |= {s for s in implicit_classes(shapes) if not isinstance(s, BNode)}
+    return sorted(found, key=str)
+
+
 @dataclass(frozen=True)
 class Scope:
     """Where a shape is evaluated: the node set's key, its focus pattern and the pattern binding value nodes ?v.
@@ -115,22 +129,11 @@ class CoreEngine:
         self.keys = count()
         self.depth = 0
         self.value_sets: dict[tuple[str, str | None], str] = {}
-        self.only = None if only is None else self.new_key()
-        if self.only is not None and only is not None:
-            link = ox.NamedNode(FOCUS_GRAPH)
+        self.implicit = implicit_classes(shapes)
+        self.only: str | None = None
+        if only is not None:
+            self.only, link = self.new_key(), ox.NamedNode(FOCUS_GRAPH)
             self.store.extend(ox.Quad(ox.NamedNode(self.only), link, node, link) for node in only)
-
-    def top_shapes(self) -> list[Node]:
-        """Shapes with targets (explicit or an implicit class target), in a stable order."""
-        found = {s for p in TARGETS for s in self.shapes.subjects(p, None)}
-        found |= {s for s in self._implicit_classes() if not isinstance(s, BNode)}
-        return sorted(found, key=str)
-
-    def _implicit_classes(self) -> set[Node]:
-        classes = set(self.shapes.subjects(RDFS.subClassOf, RDFS.Class)) | {RDFS.Class}
-        typed = {s for s, t in self.shapes.subject_objects(RDF.type) if t in classes}
-        return {s for s in typed if (s, RDF.type, SH.NodeShape) in self.shapes
-                or (s, RDF.type, SH.PropertyShape) in self.shapes}
 
     def _active(self, shape: Node) -> bool:
         return not is_true(self.shapes.value(shape, SH.deactivated))
@@ -141,7 +144,7 @@ class CoreEngine:
 
     def _focus(self, key: str, shape: Node) -> None:
         classes = set(self.shapes.objects(shape, SH.targetClass))
-        if shape in self._implicit_classes():
+        if shape in self.implicit:
             classes.add(shape)
         within = "" if self.only is None else f"GRAPH <{FOCUS_GRAPH}> {{ <{self.only}> <{FOCUS_GRAPH}> ?this }} "
         parts = [f"{{ {within}?this a/<{RDFS.subClassOf}>* {sparql_term(c)} }}" for c in sorted(classes, key=str)]
@@ -156,7 +159,7 @@ class CoreEngine:
     def run(self) -> list[Hit]:
         """Every result of the shapes with targets."""
         hits: list[Hit] = []
-        for shape in self.top_shapes():
+        for shape in top_shapes(self.shapes):
             if self._active(shape):
                 key = self.new_key()
                 self._focus(key, shape)
@@ -378,4 +381,4 @@ def core_results(store: ox.Store, shapes: Graph, terms: TermMap, only: Iterable[
     return results
 
 
-__all__ = ["CoreEngine", "Hit", "Unsupported", "core_results"]
+__all__ = ["CoreEngine", "Hit", "Unsupported", "core_results", "implicit_classes", "top_shapes"]

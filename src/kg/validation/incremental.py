@@ -30,7 +30,7 @@ from rdflib.term import Node
 from ..atomic_files import write_atomically
 from ..namespaces import bind_prefixes
 from ..store import from_ox, to_ox
-from .core import CoreEngine, core_results
+from .core import core_results
 from .engine import Outcome, core_shapes, schema_of
 from .files import rdf_term
 from .reach import Reach, shapes_reach
@@ -38,7 +38,7 @@ from .sparql import describe, report, run_sparql_constraints
 from .terms import TermMap
 
 MAX_AFFECTED = 50_000  # (node, state) pairs visited while finding the affected focus nodes
-REACH_FORMAT = 3
+REACH_FORMAT = 4
 STATE, REPORT, TERMS, STORE, REACH = "state.json", "report.nt", "terms.json", "store", "reach.json"
 Triples = set[ox.Triple]
 
@@ -124,7 +124,7 @@ class ValidationCache:
                 return None if known["reach"] is None else Reach.from_json(known["reach"])
         except (OSError, ValueError, KeyError, TypeError):
             pass
-        reach = shapes_reach(shapes, core, CoreEngine(ox.Store(), core, TermMap()).top_shapes())
+        reach = shapes_reach(shapes, core)
         write_atomically(saved, json.dumps({"tag": tag, "format": REACH_FORMAT,
                                             "reach": None if reach is None else reach.as_json()}))
         return reach

@@ -27,6 +27,7 @@ from rdflib.plugins.sparql import prepareQuery
 from rdflib.term import Node
 
 from .compiler import LOGICAL, members
+from .core import implicit_classes, top_shapes
 from .sparql import sparql_constraints
 
 ANY = URIRef("urn:kg:any-predicate")  # a step along any predicate (a variable predicate, sh:closed)
@@ -115,6 +116,7 @@ class _ShapeWalker:
 
     def __init__(self, shapes: Graph, reach: Reach) -> None:
         self.shapes, self.reach = shapes, reach
+        self.implicit = implicit_classes(shapes)
 
     def path(self, path: Node, state: int, backward: bool = False) -> int:
         """Add a SHACL path's steps from a state; the state at its end."""
@@ -180,7 +182,7 @@ class _ShapeWalker:
     def targets(self, shape: Node) -> None:
         """Add the steps that decide whether the node at the start state is a shape's focus node."""
         sg = self.shapes
-        if (shape, SH.targetClass, None) in sg or (shape, RDF.type, RDFS.Class) in sg:
+        if (shape, SH.targetClass, None) in sg or shape in self.implicit:
             self.classes(START)
         for predicate in sg.objects(shape, SH.targetSubjectsOf):
             self.reach.step(START, predicate, True)
@@ -287,15 +289,15 @@ def _sparql_path(path: object, start: int, end: int, forward: bool, reach: Reach
         raise Unbounded(f"unknown SPARQL path {path!r}")
 
 
-def shapes_reach(shapes: Graph, core: Graph, top_shapes: Iterable[Node]) -> Reach | None:
+def shapes_reach(shapes: Graph, core: Graph) -> Reach | None:
     """The automaton of every shape's steps from its focus nodes (targets included), or None when unbounded.
 
-    shapes is the whole shapes graph (for the SHACL-SPARQL shapes), core the core shapes with targets.
+    shapes is the whole shapes graph (for the SHACL-SPARQL shapes), core the core shapes (``engine.core_shapes``).
     """
     reach = Reach()
     walker = _ShapeWalker(core, reach)
     try:
-        for shape in top_shapes:
+        for shape in top_shapes(core):
             walker.targets(shape)
             walker.shape(shape, START)
         for check in sparql_constraints(shapes):

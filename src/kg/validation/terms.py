@@ -64,7 +64,9 @@ def _stored_forms(literals: list[Literal]) -> dict[OxTerm, Node]:
                         for number, literal in enumerate(literals))
     originals: dict[OxTerm, Node] = {}
     for quad in scratch.quads_for_pattern(None, SCRATCH, None, None):
-        literal = literals[int(str(quad.subject).strip("<>").rsplit(":", 1)[1])]
+        if not isinstance(quad.subject, ox.NamedNode):
+            continue
+        literal = literals[int(quad.subject.value.rsplit(":", 1)[1])]
         if getattr(literal, "ill_typed", None) is True or from_ox(quad.object) != literal:
             originals[quad.object] = literal
     return originals

@@ -10,9 +10,10 @@ import pytest
 from flask.testing import FlaskClient
 from rdflib import RDF, Dataset, Graph, Literal, Namespace, URIRef
 
-from kg import formats
+from kg import negotiation
 from kg.errors import KgError
-from kg.formats import BOOLEAN_FORMATS, GRAPH_FORMATS, RESULTS_FORMATS, Format, NotAcceptable, negotiate
+from kg.formats import BOOLEAN_FORMATS, GRAPH_FORMATS, RESULTS_FORMATS, Format
+from kg.negotiation import NotAcceptable, negotiate
 from kg.server import create_app
 from kg.store import Store
 
@@ -265,25 +266,25 @@ def _decision(accept: str | None, candidates: tuple[Format, ...], param: str | N
 def test_negotiation_is_memoised_with_identical_answers() -> None:
     """issue 18: each distinct (Accept, candidates, format=) is decided once; the answers (406s included)
     are those of the uncached decision, the first time and from the cache."""
-    formats._negotiate_cached.cache_clear()
+    negotiation._negotiate_cached.cache_clear()
     grid = [(a, c, p) for a in NEGOTIATION_ACCEPTS for c in (RESULTS_FORMATS, GRAPH_FORMATS, (Format.HTML,))
             for p in NEGOTIATION_PARAMS]
-    expected = [_decision(a, c, p, formats._negotiate) for a, c, p in grid]
+    expected = [_decision(a, c, p, negotiation._negotiate) for a, c, p in grid]
     assert [_decision(a, c, p, negotiate) for a, c, p in grid] == expected
-    before = formats._negotiate_cached.cache_info()
+    before = negotiation._negotiate_cached.cache_info()
     assert [_decision(a, list(c), p, negotiate) for a, c, p in grid] == expected  # a list as candidates too
-    after = formats._negotiate_cached.cache_info()
+    after = negotiation._negotiate_cached.cache_info()
     answered = sum(1 for e in expected if isinstance(e, Format))
     assert after.hits - before.hits == answered and after.misses - before.misses == len(grid) - answered
-    assert after.currsize <= formats.NEGOTIATION_CACHE_SIZE
+    assert after.currsize <= negotiation.NEGOTIATION_CACHE_SIZE
 
 
 def test_negotiation_cache_is_bounded() -> None:
-    formats._negotiate_cached.cache_clear()
-    for number in range(formats.NEGOTIATION_CACHE_SIZE * 2):
+    negotiation._negotiate_cached.cache_clear()
+    for number in range(negotiation.NEGOTIATION_CACHE_SIZE * 2):
         assert negotiate(f"text/turtle;q=0.{number % 9 + 1}, x/y{number}", GRAPH_FORMATS) is Format.TURTLE
-    assert formats._negotiate_cached.cache_info().currsize == formats.NEGOTIATION_CACHE_SIZE
+    assert negotiation._negotiate_cached.cache_info().currsize == negotiation.NEGOTIATION_CACHE_SIZE
     huge = "text/csv, " + "x/y;q=0.1, " * 400  # oversized keys are decided but not kept
-    before = formats._negotiate_cached.cache_info()
+    before = negotiation._negotiate_cached.cache_info()
     assert negotiate(huge, RESULTS_FORMATS) is Format.CSV
-    assert formats._negotiate_cached.cache_info() == before
+    assert negotiation._negotiate_cached.cache_info() == before

@@ -6,7 +6,7 @@ from rdflib import Graph, Namespace
 from rdflib.namespace import DCTERMS, FOAF, OWL, PROV, RDF, RDFS, SH, VOID, XSD, DefinedNamespace
 from rdflib.term import URIRef
 
-ONTOLOGY_IRI = "https://kg.example.org/ontology"
+from .prefixes import ONTOLOGY_IRI, PREFIXES
 
 
 class SDO(DefinedNamespace):
@@ -155,20 +155,6 @@ class KG(DefinedNamespace):
     entitiesUnlisted: URIRef
 
 
-PREFIXES: dict[str, str] = {
-    "schema": "http://schema.org/",
-    "foaf": str(FOAF),
-    "bibo": "http://purl.org/ontology/bibo/",
-    "dcterms": str(DCTERMS),
-    "prov": str(PROV),
-    "kg": ONTOLOGY_IRI + "#",
-    "owl": str(OWL),
-    "rdf": str(RDF),
-    "rdfs": str(RDFS),
-    "xsd": str(XSD),
-    "sh": str(SH),
-    "void": str(VOID),
-}
 
 
 def bind_prefixes(graph: Graph) -> Graph:

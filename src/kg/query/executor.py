@@ -15,70 +15,31 @@ behind slow ones; a query that needs longer there is stopped with a 503 and ``Re
 
 from __future__ import annotations
 
-import hashlib
+import atexit
 import logging
-import multiprocessing
 import os
 import queue
-import resource
+import socket
+import subprocess
+import sys
 import threading
 import time
+import weakref
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
 
-from ..errors import (
-    BusyTimeout,
-    EngineCrashed,
-    KgError,
-    QueryFailed,
-    QueryMemoryLimit,
-    QueryTimeout,
-    Saturated,
-    WorkersDown,
-)
-from ..formats import Format
-from .results import Limits, preview_result, run_query, serialize_result
+from ..errors import BusyTimeout, EngineCrashed, QueryFailed, QueryTimeout, Saturated, WorkersDown
+from .wire import ERROR, READY, QueryJob, decode_error
+from .worker import memory_error
 
 logger = logging.getLogger(__name__)
-CONTEXT = multiprocessing.get_context("spawn")
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 MB = 1 << 20
 WATCH_SECONDS = 0.02
-ADDRESS_SPACE_FACTOR = 2
 NORMAL, RESERVE = "normal", "reserve"
-
-
-@dataclass(frozen=True)
-class QueryJob:
-    """Everything a worker needs to answer one query."""
-
-    text: str
-    base_iri: str
-    default_graphs: tuple[str, ...]
-    named_graphs: tuple[str, ...]
-    dataset: bool
-    format: str
-    max_results: int
-    timeout: float
-    preview: int = 0
-
-    def cache_key(self, version: str) -> tuple[Any, ...]:
-        """Key of this job's answer in the result cache for one data version (the text by its digest)."""
-        digest = hashlib.sha256(self.text.encode("utf-8", "surrogatepass")).digest()
-        return (version, digest, self.base_iri, self.default_graphs, self.named_graphs, self.dataset, self.format,
-                self.preview)
-
-
-def answer(store: Any, job: QueryJob) -> bytes:
-    """Run one job against an open store and serialise the result (used in workers and in-process)."""
-    result = run_query(store, job.text, base_iri=job.base_iri, default_graphs=job.default_graphs,
-                       named_graphs=job.named_graphs, dataset=job.dataset)
-    limits = Limits(job.max_results, job.timeout)
-    if job.preview:
-        return preview_result(result, job.preview, limits)
-    return serialize_result(result, Format[job.format], limits)
+SOURCE_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding the kg package, for the child
+LIVE: weakref.WeakSet[Worker] = weakref.WeakSet()
 
 
 def resident_bytes(pid: int) -> int:
@@ -90,83 +51,53 @@ def resident_bytes(pid: int) -> int:
         return 0
 
 
-def cap_address_space(memory_mb: int) -> None:
-    """Cap this process's address space at its current size plus a multiple of the per-query memory limit."""
-    if memory_mb <= 0:
-        return
-    with open("/proc/self/statm", "rb") as statm:
-        virtual = int(statm.read().split()[0]) * PAGE_BYTES
-    limit = virtual + ADDRESS_SPACE_FACTOR * memory_mb * MB
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-
-def memory_error(memory_mb: int) -> QueryMemoryLimit:
-    """The error for a query stopped at the memory limit."""
-    return QueryMemoryLimit(f"the query needed more than the memory limit of {memory_mb} MB and was stopped; "
-                            "add a LIMIT, avoid ORDER BY or GROUP BY over large joins, or raise KG_QUERY_MEMORY_MB")
-
-
-def open_store(path: str, in_memory: bool) -> Any:
-    """Open the built store read-only, or copy it into memory (much faster on aggregates)."""
-    import pyoxigraph as ox
-
-    from ..store import Store
-
-    disk = Store.open(Path(path))
-    if not in_memory:
-        return disk
-    memory = ox.Store()
-    memory.bulk_load(disk.ox.dump(format=ox.RdfFormat.N_QUADS), format=ox.RdfFormat.N_QUADS)
-    return Store(memory, disk.path, disk.metadata)
-
-
-def worker_main(conn: Connection, path: str, in_memory: bool, memory_mb: int = 0) -> None:
-    """Child process loop: open the store, cap the address space, then answer jobs until the pipe closes."""
-    store = open_store(path, in_memory)
-    cap_address_space(memory_mb)
-    conn.send(("ready", None, None))
-    while True:
-        try:
-            job = conn.recv()
-        except (EOFError, OSError):
-            return
-        try:
-            conn.send(("ok", answer(store, job), None))
-        except KgError as error:
-            conn.send(("error", (error.status, type(error).__name__), str(error)))
-        except MemoryError:
-            stopped = memory_error(memory_mb)
-            conn.send(("error", (stopped.status, type(stopped).__name__), str(stopped)))
-        except Exception:  # noqa: BLE001 - reported to the parent as a 500, never as a stack trace
-            logging.getLogger(__name__).exception("query failed in worker")
-            conn.send(("error", (500, "InternalError"), "internal error"))
-
-
 class Worker:
-    """One child process and the parent's end of its pipe."""
+    """One query worker process (python -m kg.query.worker) and the parent's end of its socket."""
 
     def __init__(self, path: str, in_memory: bool, memory_mb: int = 0, lane: str = NORMAL) -> None:
         self.lane = lane
-        self.conn, child = CONTEXT.Pipe()
-        self.process = CONTEXT.Process(target=worker_main, args=(child, path, in_memory, memory_mb), daemon=True)
-        self.process.start()
-        child.close()
+        ours, theirs = socket.socketpair()
+        command = [sys.executable, "-m", "kg.query.worker", str(theirs.fileno()), path, "1" if in_memory else "0",
+                   str(memory_mb)]
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [SOURCE_ROOT, os.environ.get("PYTHONPATH")])))
+        try:
+            self.process = subprocess.Popen(command, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env=env)
+        finally:
+            theirs.close()
+        self.conn = Connection(ours.detach())
+        LIVE.add(self)
+
+    @property
+    def pid(self) -> int:
+        """The child's process id."""
+        return self.process.pid
 
     def wait_ready(self, timeout: float) -> bool:
         """Wait until the child has opened its store."""
         if not self.conn.poll(timeout):
             return False
         try:
-            return bool(self.conn.recv()[0] == "ready")
+            return self.conn.recv_bytes() == READY
         except (EOFError, OSError):
             return False
 
     def kill(self) -> None:
         """Stop the child at once and reap it."""
-        if self.process.is_alive():
+        if self.process.poll() is None:
             self.process.kill()
-        self.process.join(5)
+        try:
+            self.process.wait(5)
+        except subprocess.TimeoutExpired:
+            logger.error("query worker %s did not exit after SIGKILL", self.process.pid)
         self.conn.close()
+        LIVE.discard(self)
+
+
+@atexit.register
+def _kill_workers() -> None:
+    """Stop every worker still running when this process exits (they would finish their query first)."""
+    for worker in list(LIVE):
+        worker.kill()
 
 
 @dataclass(frozen=True)
@@ -212,7 +143,7 @@ class QueryPool:
             if ready:
                 self._release(worker)
             else:
-                logger.error("query worker failed to start (exit code %s)", worker.process.exitcode)
+                logger.error("query worker failed to start (exit code %s)", worker.process.poll())
                 worker.kill()
 
         threading.Thread(target=start, daemon=True).start()
@@ -264,11 +195,11 @@ class QueryPool:
         reserve = worker.lane == RESERVE
         budget = min(job.timeout, self.settings.fast_lane_timeout) if reserve else job.timeout
         deadline = time.monotonic() + budget
-        pid = worker.process.pid or 0
+        pid = worker.pid
         ceiling = resident_bytes(pid) + self.settings.memory_mb * MB
         peak = 0
         try:
-            worker.conn.send(job)
+            worker.conn.send_bytes(job.encode())
             while not worker.conn.poll(min(WATCH_SECONDS, max(0.0, deadline - time.monotonic()))):
                 peak = max(peak, resident_bytes(pid))
                 if self.settings.memory_mb > 0 and peak > ceiling:
@@ -281,7 +212,7 @@ class QueryPool:
                                           f"the {budget:g} s allowed while they are; retry shortly")
                     raise QueryTimeout(f"the query ran past the time limit of {job.timeout:g} s and was stopped; "
                                        "narrow it or add a LIMIT")
-            status, payload, message = worker.conn.recv()
+            reply = worker.conn.recv_bytes()
         except (EOFError, OSError, BrokenPipeError):
             self._retire(worker)
             if self.settings.memory_mb > 0 and peak > ceiling - self.settings.memory_mb * MB // 2:
@@ -289,10 +220,9 @@ class QueryPool:
             raise EngineCrashed("the query engine failed on this query (for example, nesting too deep); "
                                 "simplify the query") from None
         self._release(worker)
-        if status == "error":
-            code, kind = payload
-            raise QueryFailed(code, kind, message)
-        return bytes(payload)
+        if reply[:1] == ERROR:
+            raise QueryFailed(*decode_error(reply))
+        return reply[1:]
 
     def close(self) -> None:
         """Stop every worker."""

@@ -2,9 +2,11 @@
 
 Result-size limit: a result with more than ``max_results`` rows (SELECT) or triples (CONSTRUCT/DESCRIBE)
 is an error (``TooManyResults``, 400, "add a LIMIT"), never a silently truncated answer: clients such as
-SPARQLWrapper ignore headers, and a truncated COUNT-less result looks complete. The check streams the
-results once in a line-per-row format (TSV / N-Triples, one row or triple per line, nothing escaped onto
-a second line) and stops as soon as the limit is passed, so an oversized result is never built in full.
+SPARQLWrapper ignore headers, and a truncated COUNT-less result looks complete. A SELECT result is written
+directly in the requested format while a bound on its rows is counted in the bytes (exact for TSV and XML,
+from above for JSON and CSV, see ROW_MARKS); only when that bound passes the limit is the query run again
+and counted exactly in TSV, one row per line, stopping as soon as the limit is passed. Graph results stream
+as N-Triples (one triple per line), so an oversized result is never built in full.
 
 Graph results are deduplicated, sorted and their blank nodes canonically labelled (RDFC-1.0), so the same
 CONSTRUCT gives the same bytes from every worker and every run.
@@ -21,18 +23,29 @@ import json
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyoxigraph as ox
 
 from ..errors import BadQuery, QueryTimeout, TooManyResults
 from ..formats import BOOLEAN_FORMATS, GRAPH_FORMATS, RESULTS_FORMATS, Format
-from ..namespaces import PREFIXES
+from ..prefixes import PREFIXES
 from ..sparql_syntax import explain
 from ..sparql_text import ASK, GRAPH, SELECT
-from ..store import Store
+from .wire import QueryJob
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 PREVIEW_MAX_BYTES = 2_000_000
+# What marks a row in each SELECT results format, and the rows it gives beside the marks counted: TSV and XML
+# count exactly (a row per line after the header; "<result>" is markup only, text escapes "<"); in oxigraph's
+# JSON ",{" opens every row after the first but may also occur inside a string, and a quoted CSV value may hold
+# a line break, so those two count from above.
+ROW_MARKS: dict[Format, tuple[bytes, int]] = {
+    Format.TSV: (b"\n", -1), Format.SPARQL_XML: (b"<result>", 0), Format.SPARQL_JSON: (b",{", 1),
+    Format.CSV: (b"\n", -1),
+}
 
 
 @dataclass(frozen=True)
@@ -81,6 +94,34 @@ class _Counter(io.RawIOBase):
     def value(self) -> bytes:
         """Everything written."""
         return b"".join(self.chunks)
+
+
+class RowsUncertain(Exception):
+    """Raised while writing a result directly once its bound on rows passes the limit: count it exactly instead."""
+
+
+class _RowBound(_Counter):
+    """A sink for a SELECT result written in its final format, bounding its rows by counting a format's row mark."""
+
+    def __init__(self, fmt: Format, limits: Limits) -> None:
+        super().__init__(limits.max_results, limits, "rows")
+        self.mark, self.extra = ROW_MARKS[fmt]
+        self.tail = b""
+
+    def write(self, data: Any) -> int:
+        """Keep a chunk, count the row marks in it (including one split across chunks), check the limits."""
+        chunk = bytes(data)
+        joined = self.tail + chunk
+        self.lines += joined.count(self.mark) - self.tail.count(self.mark)
+        self.tail = joined[-(len(self.mark) - 1):] if len(self.mark) > 1 else b""
+        self.chunks.append(chunk)
+        self.size += len(chunk)
+        if self.lines + self.extra > self.max_lines:
+            raise RowsUncertain
+        if time.monotonic() > self.deadline:
+            raise QueryTimeout(f"the query ran past the time limit of {self.limits.timeout:g} s; "
+                               "narrow it or add a LIMIT")
+        return len(chunk)
 
 
 class _PreviewFull(Exception):
@@ -133,6 +174,25 @@ def preview_result(result: Any, rows: int, limits: Limits) -> bytes:
     return json.dumps({"truncated": sink.full, "turtle": turtle.decode("utf-8")}).encode("utf-8")
 
 
+def answer(store: Any, job: QueryJob) -> bytes:
+    """Run one job against an open store and serialise the result (used in workers and in-process); a result
+    whose rows could pass the limit is run again and counted exactly."""
+    limits = Limits(job.max_results, job.timeout)
+    if job.preview:
+        return preview_result(start(store, job), job.preview, limits)
+    fmt = Format[job.format]
+    try:
+        return serialize_result(start(store, job), fmt, limits)
+    except RowsUncertain:
+        return serialize_counted(start(store, job), fmt, limits)
+
+
+def start(store: Any, job: QueryJob) -> Any:
+    """Parse and start a job's query against an open store."""
+    return run_query(store, job.text, base_iri=job.base_iri, default_graphs=job.default_graphs,
+                     named_graphs=job.named_graphs, dataset=job.dataset)
+
+
 def result_form(result: Any) -> str:
     """The form of a pyoxigraph query result (SELECT, ASK or GRAPH, as sparql_text names the query forms)."""
     if isinstance(result, ox.QuerySolutions):
@@ -172,7 +232,24 @@ def _graph_node(iri: str, param: str) -> ox.NamedNode:
 
 
 def serialize_result(result: Any, fmt: Format, limits: Limits) -> bytes:
-    """Serialise a query result in fmt, enforcing the row/triple and time limits."""
+    """Serialise a query result in fmt, enforcing the row/triple and time limits.
+
+    Raises:
+        RowsUncertain: a SELECT result may have more rows than the limit; serialize_counted on a fresh run of
+            the query decides.
+    """
+    form = result_form(result)
+    if form == ASK:
+        return bytes(result.serialize(format=fmt.ox))
+    if form == SELECT and fmt in ROW_MARKS:
+        sink = _RowBound(fmt, limits)
+        result.serialize(sink, format=fmt.ox)
+        return sink.value()
+    return serialize_counted(result, fmt, limits)
+
+
+def serialize_counted(result: Any, fmt: Format, limits: Limits) -> bytes:
+    """Serialise a query result in fmt, counting its rows or triples exactly on the way (one per line)."""
     form = result_form(result)
     if form == ASK:
         return bytes(result.serialize(format=fmt.ox))

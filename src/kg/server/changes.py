@@ -13,8 +13,9 @@ from flask import Blueprint, Response, jsonify, render_template, request, url_fo
 
 from ..changes import NOUNS, BuildChanges, order
 from ..changes.rdf import read_log
-from ..formats import Format, negotiate
+from ..formats import Format
 from ..iris import Minter
+from ..negotiation import negotiate
 from ..query.results import serialize_rdf
 from .dumps import CACHE
 from .errorpages import not_found_response

@@ -20,10 +20,11 @@ from rdflib.namespace import DCTERMS, RDFS, VOID, XSD
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..exports import Selection, export, load_context
-from ..formats import Format, negotiate
+from ..formats import Format
 from ..identifiers import IRI_PREFIXES, SCHEME_LABELS
 from ..iris import Minter, graph_kind
 from ..namespaces import ONTOLOGY_IRI, PREFIXES
+from ..negotiation import negotiate
 from ..query.results import serialize_rdf
 from ..store import Store
 from .cors import add_cors_headers

@@ -32,8 +32,9 @@ from werkzeug.formparser import MultiPartParser
 from werkzeug.http import parse_options_header
 
 from ..errors import BadQuery, NotFound, PayloadTooLarge, UnsupportedMediaType
-from ..formats import GRAPH_FORMATS, Format, negotiate
+from ..formats import GRAPH_FORMATS, Format
 from ..iris import GraphNames, Minter
+from ..negotiation import negotiate
 from ..query.results import serialize_rdf
 from ..writes import WriteForbidden, WriteResult
 from .bodies import check_body

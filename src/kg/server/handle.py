@@ -13,7 +13,8 @@ from flask import Flask, current_app
 from ..config import Config
 from ..errors import StoreMissing
 from ..query.cache import ResultCache
-from ..query.executor import PoolSettings, QueryJob, QueryPool, Saturated, answer
+from ..query.executor import PoolSettings, QueryJob, QueryPool, Saturated
+from ..query.results import answer
 from ..store import Store
 
 if TYPE_CHECKING:

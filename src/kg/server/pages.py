@@ -16,11 +16,12 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ..errors import NotAcceptable
 from ..exports import load_context
-from ..formats import Format, negotiate
+from ..formats import Format
 from ..namespaces import BIBO_IRIS as B
 from ..namespaces import FOAF_IRIS as F
 from ..namespaces import KG_IRIS as K
 from ..namespaces import SCHEMA_IRIS as S
+from ..negotiation import negotiate
 from .cors import add_cors_headers
 from .dumps import dataset_jsonld, statistics
 from .errorpages import not_found_response

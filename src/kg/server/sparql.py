@@ -16,7 +16,8 @@ from flask import Blueprint, Response, request, url_for
 
 from ..errors import BadQuery, KgError
 from ..exports import compact_jsonld, load_context
-from ..formats import GRAPH_FORMATS, Format, negotiate
+from ..formats import GRAPH_FORMATS, Format
+from ..negotiation import negotiate
 from ..query.cache import ResultCache
 from ..query.executor import QueryJob
 from ..query.results import formats_for, serialize_rdf

@@ -19,6 +19,7 @@ import atexit
 import logging
 import os
 import queue
+import select
 import socket
 import subprocess
 import sys
@@ -65,7 +66,14 @@ class Worker:
         finally:
             theirs.close()
         self.conn = Connection(ours.detach())
+        self.poller = select.poll()  # one poll object per worker: multiprocessing's poll() builds a selector per call
+        self.poller.register(self.conn.fileno(), select.POLLIN)
+        self.resting = 0  # resident bytes when idle, the base of the memory limit
         LIVE.add(self)
+
+    def answered(self, seconds: float) -> bool:
+        """Wait up to seconds for the child's answer (or its death: the socket then reads as ready)."""
+        return bool(self.poller.poll(max(0, int(seconds * 1000))))
 
     @property
     def pid(self) -> int:
@@ -77,9 +85,11 @@ class Worker:
         if not self.conn.poll(timeout):
             return False
         try:
-            return self.conn.recv_bytes() == READY
+            ready = self.conn.recv_bytes() == READY
         except (EOFError, OSError):
             return False
+        self.resting = resident_bytes(self.pid)
+        return ready
 
     def kill(self) -> None:
         """Stop the child at once and reap it."""
@@ -196,22 +206,24 @@ class QueryPool:
         budget = min(job.timeout, self.settings.fast_lane_timeout) if reserve else job.timeout
         deadline = time.monotonic() + budget
         pid = worker.pid
-        ceiling = resident_bytes(pid) + self.settings.memory_mb * MB
-        peak = 0
+        ceiling = worker.resting + self.settings.memory_mb * MB
+        peak, slow = 0, False
         try:
             worker.conn.send_bytes(job.encode())
-            while not worker.conn.poll(min(WATCH_SECONDS, max(0.0, deadline - time.monotonic()))):
-                peak = max(peak, resident_bytes(pid))
-                if self.settings.memory_mb > 0 and peak > ceiling:
-                    self._retire(worker)
-                    raise memory_error(self.settings.memory_mb)
-                if time.monotonic() >= deadline:
-                    self._retire(worker)
-                    if reserve and budget < job.timeout:
-                        raise BusyTimeout(f"every query worker is busy with long queries, and this query ran past "
-                                          f"the {budget:g} s allowed while they are; retry shortly")
-                    raise QueryTimeout(f"the query ran past the time limit of {job.timeout:g} s and was stopped; "
-                                       "narrow it or add a LIMIT")
+            slow = not worker.answered(WATCH_SECONDS)  # a cheap query is answered here, without reading /proc
+            if slow:
+                while not worker.answered(min(WATCH_SECONDS, max(0.0, deadline - time.monotonic()))):
+                    peak = max(peak, resident_bytes(pid))
+                    if self.settings.memory_mb > 0 and peak > ceiling:
+                        self._retire(worker)
+                        raise memory_error(self.settings.memory_mb)
+                    if time.monotonic() >= deadline:
+                        self._retire(worker)
+                        if reserve and budget < job.timeout:
+                            raise BusyTimeout(f"every query worker is busy with long queries, and this query ran "
+                                              f"past the {budget:g} s allowed while they are; retry shortly")
+                        raise QueryTimeout(f"the query ran past the time limit of {job.timeout:g} s and was "
+                                           "stopped; narrow it or add a LIMIT")
             reply = worker.conn.recv_bytes()
         except (EOFError, OSError, BrokenPipeError):
             self._retire(worker)
@@ -219,6 +231,8 @@ class QueryPool:
                 raise memory_error(self.settings.memory_mb) from None
             raise EngineCrashed("the query engine failed on this query (for example, nesting too deep); "
                                 "simplify the query") from None
+        if slow:  # what a long query left allocated is the worker's new resting size
+            worker.resting = resident_bytes(pid)
         self._release(worker)
         if reply[:1] == ERROR:
             raise QueryFailed(*decode_error(reply))

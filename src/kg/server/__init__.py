@@ -24,6 +24,7 @@ from .changes import bp as changes_bp
 from .dumps import bp as dumps_bp
 from .errorpages import error_response, not_found_response
 from .explain import bp as explain_bp
+from .fastpath import ResponseCache
 from .graphstore import bp as graphstore_bp
 from .handle import EXTENSION, StoreHandle, get_config
 from .health import bp as health_bp
@@ -58,6 +59,7 @@ def create_app(config: Config | None = None, store: Store | None = None) -> Flas
     app.register_error_handler(KgError, render_kg_error)
     app.register_error_handler(HTTPException, render_http_error)
     app.register_error_handler(Exception, render_unexpected)
+    app.wsgi_app = ResponseCache(app.wsgi_app, app.extensions[EXTENSION])  # type: ignore[method-assign]
     return app
 
 

@@ -1,0 +1,116 @@
+"""Repeat GET requests answered before Flask runs: whole 200 responses kept by data version (issue 18).
+
+A cached SPARQL answer or page still cost a Flask request (the request and response objects, routing,
+parsing the query string, negotiation, the after-request hooks): about three times what the engine needs for
+a cheap query. This WSGI middleware keeps the status, headers and body of each 200 answer to a GET of
+``/sparql``, ``/page/`` or ``/data/`` under a key of everything the answer can depend on (data version, path,
+query string, Accept, Origin, Host, scheme, script name), and answers a repeat of it without entering Flask.
+
+Only plain GETs take part: a conditional request (If-None-Match, If-Modified-Since), a range, or a response
+that is not a 200, streams, sets a cookie or says no-store goes through Flask as before. A build or an HTTP
+write makes a new data version, so every old key stops matching. The cache is per process, bounded in bytes
+(``KG_RESPONSE_CACHE_BYTES``), and follows the result and page caches' switches: with ``KG_CACHE_BYTES=0``
+SPARQL answers are not kept here either, with ``KG_PAGE_CACHE_BYTES=0`` pages and documents are not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ..errors import KgError
+from ..query.cache import ResultCache
+from .handle import StoreHandle
+from .pagecache import data_version
+
+StartResponse = Callable[..., Any]
+WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+SPARQL_PATHS = ("/sparql", "/sparql/")
+PAGE_PREFIXES = ("/page/", "/data/")
+KEY_VARIABLES = ("PATH_INFO", "QUERY_STRING", "HTTP_ACCEPT", "HTTP_ORIGIN", "HTTP_HOST", "SERVER_NAME",
+                 "SERVER_PORT", "wsgi.url_scheme", "SCRIPT_NAME")
+BYPASS_VARIABLES = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_RANGE", "HTTP_IF_MATCH")
+
+
+def pack(status: str, headers: list[tuple[str, str]], body: bytes) -> bytes:
+    """A response as one byte string: the status line, then one header per line, a blank line, the body."""
+    head = "\r\n".join([status, *(f"{name}: {value}" for name, value in headers)])
+    return head.encode("latin-1") + b"\r\n\r\n" + body
+
+
+def unpack(value: bytes) -> tuple[str, list[tuple[str, str]], bytes]:
+    """The status, headers and body pack() wrote."""
+    head, _, body = value.partition(b"\r\n\r\n")
+    status, *lines = head.decode("latin-1").split("\r\n")
+    return status, [tuple(line.split(": ", 1)) for line in lines], body  # type: ignore[misc]
+
+
+def keepable(status: str, headers: list[tuple[str, str]]) -> bool:
+    """Whether a response may be kept: a 200 with a known length, no cookie and no no-store."""
+    if not status.startswith("200"):
+        return False
+    names = {name.lower(): value for name, value in headers}
+    return ("content-length" in names and "set-cookie" not in names
+            and "no-store" not in names.get("cache-control", ""))
+
+
+class ResponseCache:
+    """WSGI middleware in front of the Flask app that answers repeat GETs from kept responses."""
+
+    def __init__(self, app: WsgiApp, store_handle: StoreHandle) -> None:
+        config = store_handle.config
+        self.app, self.handle = app, store_handle
+        self.sparql = config.response_cache_bytes > 0 and config.cache_bytes > 0
+        self.pages = config.response_cache_bytes > 0 and config.page_cache_bytes > 0
+        self.kept = ResultCache(config.response_cache_bytes, max(1, config.response_cache_bytes // 8))
+        self._version: tuple[Any, str] | None = None
+
+    def takes_part(self, environ: dict[str, Any]) -> bool:
+        """Whether a request may be answered from, or kept in, the cache."""
+        if environ.get("REQUEST_METHOD") != "GET" or any(name in environ for name in BYPASS_VARIABLES):
+            return False
+        path = environ.get("PATH_INFO", "")
+        if path in SPARQL_PATHS:
+            return self.sparql and bool(environ.get("QUERY_STRING"))
+        return self.pages and path.startswith(PAGE_PREFIXES)
+
+    def version(self) -> str:
+        """The data version of the current store (its digest computed once per store object)."""
+        store = self.handle.get()
+        known = self._version
+        if known is not None and known[0] is store:
+            return known[1]
+        digest = data_version(store)
+        self._version = (store, digest)
+        return digest
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        """Answer from the cache, or let Flask answer and keep a keepable response."""
+        if not self.takes_part(environ):
+            return self.app(environ, start_response)
+        try:
+            key = (self.version(), *(str(environ.get(name, "")) for name in KEY_VARIABLES))
+        except KgError:  # no store yet, a remote store down: Flask answers with the error page
+            return self.app(environ, start_response)
+        kept = self.kept.get(key)
+        if kept is not None:
+            status, headers, body = unpack(kept)
+            start_response(status, headers)
+            return [body]
+        answered: list[tuple[str, list[tuple[str, str]]]] = []
+
+        def capture(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            answered.append((status, list(headers)))
+            return start_response(status, headers, exc_info) if exc_info else start_response(status, headers)
+
+        body_parts = self.app(environ, capture)
+        if not answered or not keepable(*answered[0]):
+            return body_parts
+        try:
+            body = b"".join(body_parts)
+        finally:
+            close = getattr(body_parts, "close", None)
+            if close is not None:
+                close()
+        self.kept.put(key, pack(*answered[0], body))
+        return [body]

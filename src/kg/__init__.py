@@ -14,10 +14,7 @@ owlrl or Flask)::
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import version
 from typing import TYPE_CHECKING, Any
-
-__version__ = version("kg")
 
 if TYPE_CHECKING:
     from .config import Config
@@ -51,7 +48,11 @@ EXPORTS: dict[str, tuple[str, str]] = {
 
 
 def __getattr__(name: str) -> Any:
-    """Import a public name on first use."""
+    """Import a public name (or read the installed version) on first use."""
+    if name == "__version__":
+        from importlib.metadata import version
+
+        return version("kg")
     if name in EXPORTS:
         module, attribute = EXPORTS[name]
         return getattr(importlib.import_module(module), attribute)

@@ -338,7 +338,8 @@ def export_command(store: Path | None, store_url: str | None, fmt: str, selectio
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Interface to listen on (127.0.0.1: this machine only; 0.0.0.0 exposes it).")
 @click.option("--port", default=5000, show_default=True, type=int, help="Port to listen on.")
-@click.option("--workers", default=2, show_default=True, type=int, help="Web server worker processes.")
+@click.option("--workers", default=1, show_default=True, type=int,
+              help="Web server worker processes (each adds about 60 MB and its own query workers).")
 @click.option("--threads", default=32, show_default=True, type=int,
               help="Threads per worker that run requests (slow and idle connections use none).")
 @click.option("--access-log/--no-access-log", "access_log", default=None,

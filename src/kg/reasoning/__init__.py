@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Container, Iterable
 
-import owlrl
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.term import Node
 
@@ -40,7 +39,10 @@ def is_meaningful(triple: Triple, abox_nodes: Container[Node]) -> bool:
 
 
 def owlrl_closure(asserted: Graph, ontology: Graph) -> Graph:
-    """owlrl's OWL 2 RL closure of asserted data plus ontology (the reference implementation)."""
+    """owlrl's OWL 2 RL closure of asserted data plus ontology (the reference implementation; imported here, on
+    its first use, so that servers and the rule engine never load it)."""
+    import owlrl
+
     closure = _copy(asserted, ontology)
     owlrl.DeductiveClosure(owlrl.OWLRL_Semantics, rdfs_closure=False, axiomatic_triples=False,
                            datatype_axioms=False).expand(closure)

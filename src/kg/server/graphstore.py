@@ -24,24 +24,26 @@ from __future__ import annotations
 import io
 import uuid
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyoxigraph as ox
 from flask import Blueprint, Response, request, url_for
 from werkzeug.formparser import MultiPartParser
 from werkzeug.http import parse_options_header
 
-from ..errors import BadQuery, NotFound, PayloadTooLarge, UnsupportedMediaType
+from ..errors import BadQuery, NotFound, PayloadTooLarge, UnsupportedMediaType, WriteForbidden
 from ..formats import GRAPH_FORMATS, Format
 from ..iris import GraphNames, Minter
 from ..negotiation import negotiate
 from ..query.results import serialize_rdf
-from ..writes import WriteForbidden, WriteResult
 from .bodies import check_body
 from .cors import add_cors_headers
 from .handle import get_config, get_store
 from .operation import _body, parse_params
 from .updates import authorize, no_content, perform
+
+if TYPE_CHECKING:
+    from ..writes import WriteResult
 
 bp = Blueprint("graphstore", __name__)
 BODY_FORMATS = {"text/turtle": Format.TURTLE, "application/x-turtle": Format.TURTLE,

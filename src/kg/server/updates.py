@@ -16,17 +16,20 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 import pyoxigraph as ox
 from flask import Response, current_app, jsonify, request
 from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import Unauthorized
 
-from ..errors import BadQuery, ReadOnly
+from ..errors import BadQuery, ReadOnly, WriteRejected
 from ..sparql_text import CLOSERS, OPENERS, nesting_error, token_spans
-from ..writes import Writer, WriteRejected, WriteResult
 from .handle import get_config, handle
 from .operation import Operation
+
+if TYPE_CHECKING:
+    from ..writes import Writer, WriteResult
 
 EXTENSION = "kg-writes"
 ALLOWED_SOURCES: frozenset[str] = frozenset()
@@ -68,7 +71,10 @@ def authorize() -> None:
 
 
 def writer() -> Writer:
-    """The app's Writer (one per app; writes are serialised across processes by the store's write lock)."""
+    """The app's Writer (one per app; writes are serialised across processes by the store's write lock). The write
+    stack (validation, reasoning) is imported on the first write: a read-only server never loads it."""
+    from ..writes import Writer
+
     found = current_app.extensions.get(EXTENSION)
     if found is None:
         found = current_app.extensions.setdefault(EXTENSION, Writer(get_config()))

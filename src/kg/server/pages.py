@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pyoxigraph as ox
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, g, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..errors import NotAcceptable
@@ -29,6 +29,7 @@ from .handle import get_config, get_store
 from .organizations import by_years, links, organization_view, role_row
 from .pagecache import versioned
 from .pictures import pictures, publication, publications
+from .prefetch import prefetch
 from .query_page import SEARCH_LIMIT, instances_href, search_names
 from .resources import (
     FORMAT_LABELS,
@@ -39,10 +40,10 @@ from .resources import (
     describe,
     iri_for,
     linkable,
-    schema_jsonld,
     statement_rows,
     twin,
 )
+from .structured import schema_jsonld
 
 bp = Blueprint("pages", __name__)
 RDF_DOCUMENTS = frozenset({"pages.dereference", "pages.data"})
@@ -55,6 +56,19 @@ _DEFAULT = ox.DefaultGraph()
 def linkable_test(url: Any) -> bool:
     """Jinja test ``url is linkable``: only http, https and mailto IRIs (and this app's paths) become links."""
     return linkable(url)
+
+
+@bp.app_template_global("page_url")
+def page_url(path: Any) -> str:
+    """url_for("pages.page", path=path), the same string faster: the route's prefix is built once per request,
+    then only the path is quoted, as the route's converter does (url_for took 17 µs; a page has hundreds)."""
+    if not isinstance(path, str) or not path:
+        return url_for("pages.page", path=path)
+    built = g.get("page_url")
+    if built is None:
+        converter = current_app.url_map.converters["path"](current_app.url_map)
+        built = g.page_url = (url_for("pages.page", path="x")[:-1], converter.to_url)
+    return built[0] + built[1](path)
 
 
 @bp.app_template_filter("compact")
@@ -149,6 +163,7 @@ def data(path: str) -> Response:
     stem, fmt = split_extension(path)
     r = reader()
     iri = iri_for(get_config().base, stem)
+    prefetch(r, iri, page=False)
     if not r.exists(iri):
         return not_found(stem)
     if fmt is None or request.args.get("format"):
@@ -167,6 +182,7 @@ def page(path: str) -> Response:
     """The HTML page of a resource, chosen by its kind and types."""
     r = reader()
     iri = iri_for(get_config().base, path)
+    prefetch(r, iri)
     if not r.exists(iri):
         return not_found(path)
     description = describe(r, iri)

@@ -22,11 +22,37 @@ from typing import TYPE_CHECKING, Any
 from ..namespaces import BIBO_IRIS as B
 from ..namespaces import KG_IRIS as K
 from ..namespaces import SCHEMA_IRIS as S
+from .resources import DISPLAY_LABELS
 
 if TYPE_CHECKING:
     from .resources import Reader
 
 MAX_COAUTHORS = 24
+# The properties publication() reads, looked up once (a namespace attribute costs a few microseconds).
+AUTHORSHIP_P = K.authorship
+AGENT_P = K.agent
+RANK = K.rank
+AS_WRITTEN = K.nameAsWritten
+EQUAL = K.equalContribution
+ELIDED = K.precededByElision
+PRESENTED_AT = B.presentedAt
+SUPER_EVENT = S.superEvent
+PART_OF = S.isPartOf
+ALTERNATE_NAME = S.alternateName
+DATE_PUBLISHED = S.datePublished
+STATUS = S.creativeWorkStatus
+COMPLETE = K.authorListComplete
+AWARD = S.award
+NOTE = K.note
+# What publication() reads of a work, an authorship, an author and a venue (edition or series).
+WORK = DISPLAY_LABELS + (S.datePublished, S.creativeWorkStatus, K.authorship, K.authorListComplete, B.presentedAt,
+                         S.isPartOf, S.award, K.note)
+AUTHORSHIP = DISPLAY_LABELS + (K.agent, K.rank, K.equalContribution, K.precededByElision)
+# Of an author and of whom they may be, only the name is fetched up front: a label is its first display label
+# found (schema:name), the rest are asked only of a node without one.
+NAMED = (S.name,)
+AGENT = NAMED + (K.possibleSameAs,)
+VENUE = DISPLAY_LABELS + (S.superEvent, S.alternateName)
 
 
 @dataclass(frozen=True)
@@ -253,17 +279,17 @@ def _link(reader: Reader, term: Any) -> dict[str, Any]:
 def authors(reader: Reader, work: Any, person: Any | None = None) -> list[dict[str, Any]]:
     """The ranked authors of a work: name as written, page, equal-contribution mark, elision before."""
     rows = []
-    for authorship in reader.values(work, K.authorship):
-        agent = reader.first(authorship, K.agent)
-        rank = reader.text(authorship, K.rank)
+    for authorship in reader.values(work, AUTHORSHIP_P):
+        agent = reader.first(authorship, AGENT_P)
+        rank = reader.text(authorship, RANK)
         rows.append({
             "rank": int(rank) if rank else 0,
             "label": reader.label(agent) if agent is not None else reader.label(authorship),
-            "as_written": reader.text(authorship, K.nameAsWritten),
+            "as_written": reader.text(authorship, AS_WRITTEN),
             "path": reader.href(agent) if agent is not None else None,
             "iri": agent.value if agent is not None else None,
-            "equal": reader.text(authorship, K.equalContribution) == "true",
-            "elided_before": reader.text(authorship, K.precededByElision) == "true",
+            "equal": reader.text(authorship, EQUAL) == "true",
+            "elided_before": reader.text(authorship, ELIDED) == "true",
             "self": person is not None and agent == person,
             "authorship": reader.href(authorship),
         })
@@ -272,40 +298,42 @@ def authors(reader: Reader, work: Any, person: Any | None = None) -> list[dict[s
 
 def venue(reader: Reader, work: Any) -> dict[str, Any] | None:
     """The series a work appeared in (through its edition or collection), with the edition if any."""
-    edition = reader.first(work, B.presentedAt)
-    series = reader.first(edition, S.superEvent) if edition is not None else reader.first(work, S.isPartOf)
+    edition = reader.first(work, PRESENTED_AT)
+    series = reader.first(edition, SUPER_EVENT) if edition is not None else reader.first(work, PART_OF)
     if series is None:
         return None
     found = _link(reader, series)
-    found["acronym"] = min(reader.texts(series, S.alternateName), key=len, default=found["label"])
+    found["acronym"] = min(reader.texts(series, ALTERNATE_NAME), key=len, default=found["label"])
     found["edition"] = _link(reader, edition) if edition is not None else None
     return found
 
 
 def publication(reader: Reader, work: Any, person: Any | None = None) -> dict[str, Any]:
     """One publication as shown in lists and on its page."""
-    year = reader.text(work, S.datePublished)
+    year = reader.text(work, DATE_PUBLISHED)
     record = _link(reader, work)
     record.update({
         "year": int(year) if year and year.isdigit() else None,
-        "status": reader.text(work, S.creativeWorkStatus) or "",
+        "status": reader.text(work, STATUS) or "",
         "authors": authors(reader, work, person),
-        "complete": reader.text(work, K.authorListComplete) != "false",
+        "complete": reader.text(work, COMPLETE) != "false",
         "venue": venue(reader, work),
-        "awards": reader.texts(work, S.award),
-        "notes": reader.texts(work, K.note),
+        "awards": reader.texts(work, AWARD),
+        "notes": reader.texts(work, NOTE),
     })
     return record
 
 
 def publications(reader: Reader, person: Any) -> list[dict[str, Any]]:
     """A person's publications, newest first (then by title)."""
-    works = reader.load(reader.incoming(person, S.author))  # a few queries for all works, not several per work
-    places = reader.load(p for w in works for prop in (B.presentedAt, S.isPartOf) for p in reader.values(w, prop))
-    reader.load(s for p in places for s in reader.values(p, S.superEvent))
-    agents = reader.load(a for s in reader.load(x for w in works for x in reader.values(w, K.authorship))
-                         for a in reader.values(s, K.agent))
-    reader.load(c for a in agents for c in reader.values(a, K.possibleSameAs))
+    # A few queries for all works, not several per work (none when the page was prefetched: kg.server.prefetch).
+    works = reader.load(reader.incoming(person, S.author), WORK)
+    places = reader.load((p for w in works for prop in (B.presentedAt, S.isPartOf) for p in reader.values(w, prop)),
+                         VENUE)
+    reader.load((s for p in places for s in reader.values(p, S.superEvent)), VENUE)
+    agents = reader.load((a for s in reader.load((x for w in works for x in reader.values(w, K.authorship)),
+                                                 AUTHORSHIP) for a in reader.values(s, K.agent)), AGENT)
+    reader.load((c for a in agents for c in reader.values(a, K.possibleSameAs)), NAMED)
     records = [publication(reader, work, person) for work in works]
     return sorted(records, key=lambda r: (-(r["year"] or 0), r["label"].casefold()))
 

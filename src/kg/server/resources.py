@@ -1,4 +1,4 @@
-"""Resource descriptions: IRI and path mapping, concise bounded descriptions, RDF twins, schema.org JSON-LD.
+"""Resource descriptions: IRI and path mapping, concise bounded descriptions, RDF twins (JSON-LD: structured.py).
 
 A minted IRI ``{base}/id/{path}`` is served at ``/id/{path}`` on any host: ``/page/{path}`` is its HTML
 page and ``/data/{path}.{ttl,jsonld,nt,rdf}`` its RDF documents. A description is the resource's concise
@@ -17,8 +17,10 @@ True
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable
+import weakref
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,11 +48,6 @@ LOAD_BATCH = 400  # IRIs per Reader.load query
 FORMAT_LABELS = {Format.SPARQL_JSON: "JSON", Format.SPARQL_XML: "XML", Format.CSV: "CSV", Format.TSV: "TSV",
                  Format.TURTLE: "Turtle", Format.N_TRIPLES: "N-Triples", Format.N_QUADS: "N-Quads",
                  Format.TRIG: "TriG", Format.JSON_LD: "JSON-LD", Format.RDF_XML: "RDF/XML", Format.HTML: "HTML"}
-# The embedded JSON-LD names schema.org terms in the data's own namespace, with nothing to fetch.
-SCHEMA_CONTEXT = {"@vocab": SCHEMA}
-EMBEDDED_TYPES = frozenset(SCHEMA + t for t in ("Role", "PropertyValue", "EducationalOccupationalCredential"))
-NUMBER_TYPES = frozenset(XSD + t for t in ("integer", "decimal", "double", "float", "int", "long",
-                                           "nonNegativeInteger", "positiveInteger"))
 
 # Only these become links: http(s) with an authority, mailto, and this app's own absolute paths ("/...", but not
 # "//host" or "/\\host", which browsers read as another host). No whitespace or control characters anywhere,
@@ -95,8 +92,15 @@ def _node(term: str | Any) -> Any:
     return ox.NamedNode(term) if isinstance(term, str) else term
 
 
+_INFERRED_GRAPHS: weakref.WeakKeyDictionary[Any, list[ox.NamedNode]] = weakref.WeakKeyDictionary()
+
+
 def _sort_key(term: Any) -> tuple[str, str]:
     return (type(term).__name__, str(term))
+
+
+def _sorted_triples(triples: Iterable[ox.Triple]) -> list[ox.Triple]:
+    return sorted(triples, key=lambda t: (t.predicate.value, _sort_key(t.object)))
 
 
 class Reader:
@@ -107,17 +111,79 @@ class Reader:
     def __init__(self, store: Store, base: str) -> None:
         self.store = store
         self.base = base.rstrip("/")
-        self.inferred_graphs = [ox.NamedNode(g) for g in selected_graphs(store, Selection.INFERRED)]
+        self._minter = Minter(self.base)
         self._labels: dict[str, str] = {}
         self._values: dict[tuple[Any, Any], list[Any]] = {}
         self._incoming: dict[tuple[Any, str], list[Any]] = {}
         self._inferred: dict[Any, set[ox.Triple]] = {}
+        self._inferred_values: dict[tuple[Any, str], set[Any]] = {}
+        self._triples: dict[Any, list[ox.Triple]] = {}
         self._loaded: set[Any] = set()
+        self._covered: set[tuple[Any, tuple[str, ...]]] = set()  # (subject, props) whose values are all known
+
+    @functools.cached_property
+    def inferred_graphs(self) -> list[ox.NamedNode]:
+        """The inferred named graphs, listed once per store version (listing every graph took 5 ms at 1M
+        triples, a store version's graphs never change)."""
+        try:
+            found = _INFERRED_GRAPHS.get(self.store)
+        except TypeError:  # a store that cannot be weakly referenced
+            found = None
+        if found is None:
+            found = [ox.NamedNode(g) for g in selected_graphs(self.store, Selection.INFERRED)]
+            try:
+                _INFERRED_GRAPHS[self.store] = found
+            except TypeError:
+                pass
+        return list(found)
 
     def triples(self, subject: str | Any) -> list[ox.Triple]:
         """The statements about a subject in the merged graph, sorted."""
-        quads = self.store.quads_for_pattern(_node(subject), None, None, ox.DefaultGraph())
-        return sorted((q.triple for q in quads), key=lambda t: (t.predicate.value, _sort_key(t.object)))
+        node = _node(subject)
+        found = self._triples.get(node)
+        if found is None:
+            quads = self.store.quads_for_pattern(node, None, None, ox.DefaultGraph())
+            found = self._triples[node] = _sorted_triples(q.triple for q in quads)
+        return list(found)
+
+    def knows(self, subject: Any, prop: str) -> bool:
+        """Whether values(subject, prop) is answered without asking the store."""
+        return subject in self._loaded or (subject, prop) in self._values
+
+    def fill(self, found: dict[tuple[Any, str], list[Any]]) -> None:
+        """Record every object of each (subject, prop) (from a prefetch query) not known yet, so that values()
+        asks nothing about them."""
+        known, loaded = self._values, self._loaded
+        for key, objects in found.items():
+            if key not in known and key[0] not in loaded:
+                known[key] = objects if len(objects) < 2 else sorted(set(objects), key=_sort_key)
+
+    def cover(self, subjects: Iterable[Any], props: Sequence[str]) -> None:
+        """Note that every value of these subjects by these props is known (so load() need not check each)."""
+        self._covered.update((s, tuple(props)) for s in subjects)
+
+    def fill_triples(self, subject: Any, triples: Iterable[ox.Triple]) -> None:
+        """Record every statement about a subject (from a prefetch query), so that triples() and values() ask
+        nothing."""
+        found = self._triples[subject] = _sorted_triples(set(triples))
+        grouped: dict[str, list[Any]] = {}
+        for t in found:
+            grouped.setdefault(t.predicate.value, []).append(t.object)
+        for prop, objects in grouped.items():
+            self._values[(subject, prop)] = objects
+        self._loaded.add(subject)
+
+    def fill_incoming(self, obj: Any, prop: str, subjects: Iterable[Any]) -> None:
+        """Record every subject that points at obj by prop (from a prefetch query)."""
+        self._incoming[(obj, prop)] = sorted(set(subjects), key=_sort_key)
+
+    def fill_inferred(self, subject: Any, prop: str | None, objects: Iterable[Any]) -> None:
+        """Record the objects of subject prop found in the inferred graphs (prop None: of every property, given
+        as triples), so that is_inferred() asks nothing about them."""
+        if prop is None:
+            self._inferred[subject] = set(objects)
+        else:
+            self._inferred_values[(subject, prop)] = set(objects)
 
     def values(self, subject: str | Any, prop: str) -> list[Any]:
         """The objects of subject prop, sorted."""
@@ -130,27 +196,42 @@ class Reader:
             found = self._values[key] = sorted((q.object for q in quads), key=_sort_key)
         return list(found)
 
-    def load(self, subjects: Iterable[Any]) -> list[Any]:
-        """Fetch everything the given IRIs say in one query per LOAD_BATCH (embedded store; elsewhere values()
-        looks up lazily), so that later values() about them ask nothing; returns the subjects."""
+    def load(self, subjects: Iterable[Any], props: Sequence[str] | None = None) -> list[Any]:
+        """Fetch what the given IRIs say (by the given properties only, when props is given) in one query per
+        LOAD_BATCH (embedded store; elsewhere values() looks up lazily), so that later values() about them ask
+        nothing; what is known already is not asked again; returns the subjects."""
         subjects = list(subjects)
-        pending = sorted({s for s in subjects if isinstance(s, ox.NamedNode) and s not in self._loaded}, key=str)
         if not isinstance(self.store, Store):
             return subjects
+        named = None if props is None else tuple(props)
+        pending = sorted({s for s in subjects if isinstance(s, ox.NamedNode) and s not in self._loaded
+                          and (named is None or (s, named) not in self._covered
+                               and not all(self.knows(s, p) for p in named))}, key=str)
         for start in range(0, len(pending), LOAD_BATCH):
             batch = pending[start:start + LOAD_BATCH]
             found: dict[tuple[Any, Any], list[Any]] = {}
             values = " ".join(str(s) for s in batch)
-            for row in self.store.query(f"SELECT ?s ?p ?o WHERE {{ VALUES ?s {{ {values} }} ?s ?p ?o }}"):
+            if props is None:
+                sparql = f"SELECT ?s ?p ?o WHERE {{ VALUES ?s {{ {values} }} ?s ?p ?o }}"
+            else:
+                found = {(s, p): [] for s in batch for p in props}
+                listed = ", ".join(f"<{p}>" for p in props)  # (a VALUES block for ?p made the store scan everything)
+                sparql = f"SELECT ?s ?p ?o WHERE {{ VALUES ?s {{ {values} }} ?s ?p ?o FILTER(?p IN ({listed})) }}"
+            for row in self.store.query(sparql):
                 found.setdefault((row[0], row[1].value), []).append(row[2])
             for key, objects in found.items():
                 self._values[key] = sorted(objects, key=_sort_key)
-            self._loaded.update(batch)
+            if named is None:
+                self._loaded.update(batch)
+            else:
+                self.cover(batch, named)
         return subjects
 
     def first(self, subject: str | Any, prop: str) -> Any | None:
         """One object of subject prop (the least in sort order), or None."""
-        found = self.values(subject, prop)
+        found = self._values.get((subject, prop)) if isinstance(subject, ox.NamedNode) else None
+        if found is None:  # not known yet (or a str subject): values() asks or answers from _loaded
+            found = self.values(subject, prop)
         return found[0] if found else None
 
     def text(self, subject: str | Any, prop: str) -> str | None:
@@ -177,6 +258,8 @@ class Reader:
     def exists(self, iri: str) -> bool:
         """Whether the IRI occurs as subject or object in the store."""
         node, default = ox.NamedNode(iri), ox.DefaultGraph()
+        if self._triples.get(node):
+            return True
         as_subject = self.store.quads_for_pattern(node, None, None, default)
         as_object = self.store.quads_for_pattern(None, None, node, default)
         return any(next(iter(found), None) is not None for found in (as_subject, as_object))
@@ -186,6 +269,9 @@ class Reader:
         statements about its subject are fetched once."""
         found = self._inferred.get(triple.subject)
         if found is None:
+            known = self._inferred_values.get((triple.subject, triple.predicate.value))
+            if known is not None:
+                return triple.object in known
             found = self._inferred[triple.subject] = {q.triple for g in self.inferred_graphs
                                                       for q in self.store.quads_for_pattern(triple.subject, None,
                                                                                             None, g)}
@@ -205,7 +291,7 @@ class Reader:
 
     def href(self, term: Any) -> str | None:
         """The path after /id/ when the term is a minted IRI, else None."""
-        return path_for(self.base, term.value) if isinstance(term, ox.NamedNode) else None
+        return self._minter.path_of(term.value) if isinstance(term, ox.NamedNode) else None
 
 
 @dataclass
@@ -271,60 +357,6 @@ def twin(description: Description, fmt: Format, context: dict[str, Any]) -> byte
         holder = Store.in_memory({URIRef(description.iri): description.rdflib_graph()})
         return export(holder, "jsonld", Selection.ALL, context=context)
     return serialize_rdf(description.triples, fmt)
-
-
-def _json_literal(term: Any) -> Any:
-    """A literal as structured-data consumers read it: text, dates as plain strings, numbers and booleans as JSON."""
-    if term.language:
-        return {"@value": term.value, "@language": term.language}
-    datatype = term.datatype.value
-    if datatype in NUMBER_TYPES:
-        number = float(term.value)
-        return int(number) if number.is_integer() and "." not in term.value else number
-    if datatype == XSD + "boolean":
-        return term.value == "true"
-    return term.value
-
-
-def _schema_node(reader: Reader, node: Any, triples: Iterable[ox.Triple], nested: bool) -> dict[str, Any]:
-    """A node's @id (IRIs only), schema.org @type and schema.org properties; structured values (role nodes,
-    credentials, property values, blank nodes) are embedded with their properties when nested, else left out,
-    and other IRIs are referenced by @id and name."""
-    document: dict[str, Any] = {"@id": node.value} if isinstance(node, ox.NamedNode) else {}
-    triples = list(triples)
-    classes = [str(t.object.value) for t in triples
-               if t.predicate.value == RDF_TYPE and isinstance(t.object, ox.NamedNode)]
-    types = sorted(c[len(SCHEMA):] for c in classes if c.startswith(SCHEMA))
-    if types:
-        document["@type"] = types[0] if len(types) == 1 else types
-    grouped: dict[str, list[Any]] = {}
-    for triple in triples:
-        prop, obj = triple.predicate.value, triple.object
-        if not prop.startswith(SCHEMA) or triple.subject != node:
-            continue
-        name = None if isinstance(obj, ox.Literal) else reader.text(obj, str(SDO.name))
-        if isinstance(obj, ox.Literal):
-            value: Any = _json_literal(obj)
-        elif nested and (isinstance(obj, ox.BlankNode) or EMBEDDED_TYPES & reader.types(obj)):
-            value = _schema_node(reader, obj, reader.triples(obj), nested=False)
-            if not set(value) - {"@id", "@type"}:
-                continue
-        elif isinstance(obj, ox.NamedNode):
-            value = {"@id": obj.value} if name is None else {"@id": obj.value, "name": name}
-        else:
-            continue
-        grouped.setdefault(prop[len(SCHEMA):], []).append(value)
-    for term_name in sorted(grouped):
-        values = grouped[term_name]
-        document[term_name] = values[0] if len(values) == 1 else values
-    return document
-
-
-def schema_jsonld(reader: Reader, description: Description) -> dict[str, Any]:
-    """The resource in schema.org terms (http://schema.org/, as the data) for structured-data consumers: plain
-    date strings, role nodes embedded with their properties (or left out when they have none)."""
-    root = ox.NamedNode(description.iri)
-    return {"@context": SCHEMA_CONTEXT, **_schema_node(reader, root, description.about(root), nested=True)}
 
 
 def statement_rows(reader: Reader, description: Description) -> list[dict[str, Any]]:

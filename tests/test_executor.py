@@ -190,3 +190,21 @@ def test_memory_limit_stops_the_query_and_replaces_the_worker(built_store_dir: P
         assert b"ziheng-jiang" in hungry.run(job(LOOKUP))
     finally:
         hungry.close()
+
+
+def test_a_pool_dropped_without_close_stops_its_workers(built_store_dir: Path) -> None:
+    """A worker never outlives its pool: dropping the pool kills and reaps the children (no ResourceWarning)."""
+    import gc
+    import os
+    import warnings
+
+    dropped = ready_pool(built_store_dir, 1)
+    pids = [worker.pid for worker in list(dropped.idle.queue)]
+    assert pids
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        del dropped
+        gc.collect()
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)

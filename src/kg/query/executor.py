@@ -15,7 +15,6 @@ behind slow ones; a query that needs longer there is stopped with a 503 and ``Re
 
 from __future__ import annotations
 
-import atexit
 import logging
 import os
 import queue
@@ -40,7 +39,6 @@ MB = 1 << 20
 WATCH_SECONDS = 0.02
 NORMAL, RESERVE = "normal", "reserve"
 SOURCE_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding the kg package, for the child
-LIVE: weakref.WeakSet[Worker] = weakref.WeakSet()
 
 
 def resident_bytes(pid: int) -> int:
@@ -69,7 +67,9 @@ class Worker:
         self.poller = select.poll()  # one poll object per worker: multiprocessing's poll() builds a selector per call
         self.poller.register(self.conn.fileno(), select.POLLIN)
         self.resting = 0  # resident bytes when idle, the base of the memory limit
-        LIVE.add(self)
+        # the child is stopped when this object goes (a pool dropped without close()) and at exit, as
+        # multiprocessing's daemon children were: a worker must never outlive the web process
+        self._stop = weakref.finalize(self, stop_child, self.process, self.conn)
 
     def answered(self, seconds: float) -> bool:
         """Wait up to seconds for the child's answer (or its death: the socket then reads as ready)."""
@@ -93,21 +93,18 @@ class Worker:
 
     def kill(self) -> None:
         """Stop the child at once and reap it."""
-        if self.process.poll() is None:
-            self.process.kill()
-        try:
-            self.process.wait(5)
-        except subprocess.TimeoutExpired:
-            logger.error("query worker %s did not exit after SIGKILL", self.process.pid)
-        self.conn.close()
-        LIVE.discard(self)
+        self._stop()
 
 
-@atexit.register
-def _kill_workers() -> None:
-    """Stop every worker still running when this process exits (they would finish their query first)."""
-    for worker in list(LIVE):
-        worker.kill()
+def stop_child(process: subprocess.Popen[bytes], conn: Connection) -> None:
+    """Kill a worker process, reap it and close its socket."""
+    if process.poll() is None:
+        process.kill()
+    try:
+        process.wait(5)
+    except subprocess.TimeoutExpired:
+        logger.error("query worker %s did not exit after SIGKILL", process.pid)
+    conn.close()
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,20 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(socket.socket, "connect", guarded_connect)
 
 
+def count_store_calls(app: Any, methods: tuple[str, ...] = ("quads_for_pattern", "query")) -> dict[str, int]:
+    """Count the calls the app makes from now on to the given methods of its current store."""
+    store = app.extensions["kg"].get()
+    calls = {"n": 0}
+    for name in methods:
+        original = getattr(store, name)
+
+        def wrapped(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            calls["n"] += 1
+            return _original(*args, **kwargs)
+        setattr(store, name, wrapped)
+    return calls
+
+
 def assert_isomorphic(actual: Graph, expected: Graph) -> None:
     """Assert two graphs are isomorphic, printing the triples only in one of them."""
     if to_isomorphic(actual) == to_isomorphic(expected):

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from flask import Flask
 
 from kg.config import Config
 from kg.server import create_app
-from kg.server.handle import StoreHandle
 
-from .conftest import REPO_DATA
+from .conftest import REPO_DATA, count_store_calls
 
 PERSON = "/page/person/ziheng-jiang"
 TWIN = "/data/person/ziheng-jiang.ttl"
@@ -20,17 +18,7 @@ TWIN = "/data/person/ziheng-jiang.ttl"
 
 def counting(app: Flask) -> dict[str, int]:
     """Count the store look-ups and queries the app makes from now on."""
-    store_handle: StoreHandle = app.extensions["kg"]
-    store = store_handle.get()
-    calls = {"n": 0}
-    for name in ("quads_for_pattern", "query"):
-        original = getattr(store, name)
-
-        def wrapped(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
-            calls["n"] += 1
-            return _original(*args, **kwargs)
-        setattr(store, name, wrapped)
-    return calls
+    return count_store_calls(app)
 
 
 @pytest.mark.parametrize("path", [PERSON, TWIN, "/data/person/ziheng-jiang?format=jsonld"])

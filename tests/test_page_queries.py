@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from flask import Flask, url_for
 
 from kg.config import Config
 from kg.server import create_app, pages
-from kg.server.handle import StoreHandle
 
-from .conftest import REPO_DATA
+from .conftest import REPO_DATA, count_store_calls
 
 PEOPLE = ["person/ziheng-jiang", "person/wencong-xiao"]
 OTHERS = ["person/xinyi-zhang", "work/tvm-an-automated-end-to-end-optimizing-compiler-for-deep",
@@ -32,17 +30,7 @@ def uncached(built_store_dir: Path) -> Flask:
 
 def counting(app: Flask) -> dict[str, int]:
     """Count the store's queries, pattern look-ups and graph listings from now on."""
-    store_handle: StoreHandle = app.extensions["kg"]
-    store = store_handle.get()
-    calls = {"n": 0}
-    for name in ("quads_for_pattern", "query", "graph_names"):
-        original = getattr(store, name)
-
-        def wrapped(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
-            calls["n"] += 1
-            return _original(*args, **kwargs)
-        setattr(store, name, wrapped)
-    return calls
+    return count_store_calls(app, ("quads_for_pattern", "query", "graph_names"))
 
 
 @pytest.mark.parametrize("path", PEOPLE + ["work/tvm-an-automated-end-to-end-optimizing-compiler-for-deep"])

@@ -38,13 +38,13 @@ if TYPE_CHECKING:
     from ..store import Store
 
 PREVIEW_MAX_BYTES = 2_000_000
-# What marks a row in each SELECT results format, and the rows it gives beside the marks counted: TSV and XML
-# count exactly (a row per line after the header; "<result>" is markup only, text escapes "<"); in oxigraph's
-# JSON ",{" opens every row after the first but may also occur inside a string, and a quoted CSV value may hold
-# a line break, so those two count from above.
-ROW_MARKS: dict[Format, tuple[bytes, int]] = {
-    Format.TSV: (b"\n", -1), Format.SPARQL_XML: (b"<result>", 0), Format.SPARQL_JSON: (b",{", 1),
-    Format.CSV: (b"\n", -1),
+# What marks a row in each SELECT results format, the rows it gives beside the marks counted, and whether the
+# count is exact: TSV and XML count exactly (a row per line after the header; "<result>" is markup only, text
+# escapes "<"); in oxigraph's JSON ",{" opens every row after the first but may also occur inside a string, and
+# a quoted CSV value may hold a line break, so those two count from above.
+ROW_MARKS: dict[Format, tuple[bytes, int, bool]] = {
+    Format.TSV: (b"\n", -1, True), Format.SPARQL_XML: (b"<result>", 0, True), Format.SPARQL_JSON: (b",{", 1, False),
+    Format.CSV: (b"\n", -1, False),
 }
 
 
@@ -77,13 +77,17 @@ class _Counter(io.RawIOBase):
         """Keep a chunk; raise once the line or time limit is passed."""
         chunk = bytes(data)
         self.chunks.append(chunk)
-        self.lines += chunk.count(b"\n")
+        self.lines += self.count(chunk)
         self.size += len(chunk)
         self.check_full()
         if time.monotonic() > self.deadline:
             raise QueryTimeout(f"the query ran past the time limit of {self.limits.timeout:g} s; "
                                "narrow it or add a LIMIT")
         return len(chunk)
+
+    def count(self, chunk: bytes) -> int:
+        """The lines a chunk adds."""
+        return chunk.count(b"\n")
 
     def check_full(self) -> None:
         """Raise TooManyResults past the line limit."""
@@ -104,24 +108,22 @@ class _RowBound(_Counter):
     """A sink for a SELECT result written in its final format, bounding its rows by counting a format's row mark."""
 
     def __init__(self, fmt: Format, limits: Limits) -> None:
-        super().__init__(limits.max_results, limits, "rows")
-        self.mark, self.extra = ROW_MARKS[fmt]
+        self.mark, extra, self.exact = ROW_MARKS[fmt]
+        super().__init__(limits.max_results - extra, limits, "rows")  # marks + extra > max_results: too many
         self.tail = b""
 
-    def write(self, data: Any) -> int:
-        """Keep a chunk, count the row marks in it (including one split across chunks), check the limits."""
-        chunk = bytes(data)
+    def count(self, chunk: bytes) -> int:
+        """The row marks a chunk adds, one split across chunks included."""
         joined = self.tail + chunk
-        self.lines += joined.count(self.mark) - self.tail.count(self.mark)
+        found = joined.count(self.mark) - self.tail.count(self.mark)
         self.tail = joined[-(len(self.mark) - 1):] if len(self.mark) > 1 else b""
-        self.chunks.append(chunk)
-        self.size += len(chunk)
-        if self.lines + self.extra > self.max_lines:
+        return found
+
+    def check_full(self) -> None:
+        """Past the bound: too many rows when the count is exact, else uncertain (RowsUncertain)."""
+        if self.lines > self.max_lines and not self.exact:
             raise RowsUncertain
-        if time.monotonic() > self.deadline:
-            raise QueryTimeout(f"the query ran past the time limit of {self.limits.timeout:g} s; "
-                               "narrow it or add a LIMIT")
-        return len(chunk)
+        super().check_full()
 
 
 class _PreviewFull(Exception):
@@ -238,10 +240,7 @@ def serialize_result(result: Any, fmt: Format, limits: Limits) -> bytes:
         RowsUncertain: a SELECT result may have more rows than the limit; serialize_counted on a fresh run of
             the query decides.
     """
-    form = result_form(result)
-    if form == ASK:
-        return bytes(result.serialize(format=fmt.ox))
-    if form == SELECT and fmt in ROW_MARKS:
+    if result_form(result) == SELECT and fmt in ROW_MARKS:
         sink = _RowBound(fmt, limits)
         result.serialize(sink, format=fmt.ox)
         return sink.value()

@@ -28,22 +28,6 @@ if TYPE_CHECKING:
     from .resources import Reader
 
 MAX_COAUTHORS = 24
-# The properties publication() reads, looked up once (a namespace attribute costs a few microseconds).
-AUTHORSHIP_P = K.authorship
-AGENT_P = K.agent
-RANK = K.rank
-AS_WRITTEN = K.nameAsWritten
-EQUAL = K.equalContribution
-ELIDED = K.precededByElision
-PRESENTED_AT = B.presentedAt
-SUPER_EVENT = S.superEvent
-PART_OF = S.isPartOf
-ALTERNATE_NAME = S.alternateName
-DATE_PUBLISHED = S.datePublished
-STATUS = S.creativeWorkStatus
-COMPLETE = K.authorListComplete
-AWARD = S.award
-NOTE = K.note
 # What publication() reads of a work, an authorship, an author and a venue (edition or series).
 WORK = DISPLAY_LABELS + (S.datePublished, S.creativeWorkStatus, K.authorship, K.authorListComplete, B.presentedAt,
                          S.isPartOf, S.award, K.note)
@@ -279,17 +263,17 @@ def _link(reader: Reader, term: Any) -> dict[str, Any]:
 def authors(reader: Reader, work: Any, person: Any | None = None) -> list[dict[str, Any]]:
     """The ranked authors of a work: name as written, page, equal-contribution mark, elision before."""
     rows = []
-    for authorship in reader.values(work, AUTHORSHIP_P):
-        agent = reader.first(authorship, AGENT_P)
-        rank = reader.text(authorship, RANK)
+    for authorship in reader.values(work, K.authorship):
+        agent = reader.first(authorship, K.agent)
+        rank = reader.text(authorship, K.rank)
         rows.append({
             "rank": int(rank) if rank else 0,
             "label": reader.label(agent) if agent is not None else reader.label(authorship),
-            "as_written": reader.text(authorship, AS_WRITTEN),
+            "as_written": reader.text(authorship, K.nameAsWritten),
             "path": reader.href(agent) if agent is not None else None,
             "iri": agent.value if agent is not None else None,
-            "equal": reader.text(authorship, EQUAL) == "true",
-            "elided_before": reader.text(authorship, ELIDED) == "true",
+            "equal": reader.text(authorship, K.equalContribution) == "true",
+            "elided_before": reader.text(authorship, K.precededByElision) == "true",
             "self": person is not None and agent == person,
             "authorship": reader.href(authorship),
         })
@@ -298,28 +282,28 @@ def authors(reader: Reader, work: Any, person: Any | None = None) -> list[dict[s
 
 def venue(reader: Reader, work: Any) -> dict[str, Any] | None:
     """The series a work appeared in (through its edition or collection), with the edition if any."""
-    edition = reader.first(work, PRESENTED_AT)
-    series = reader.first(edition, SUPER_EVENT) if edition is not None else reader.first(work, PART_OF)
+    edition = reader.first(work, B.presentedAt)
+    series = reader.first(edition, S.superEvent) if edition is not None else reader.first(work, S.isPartOf)
     if series is None:
         return None
     found = _link(reader, series)
-    found["acronym"] = min(reader.texts(series, ALTERNATE_NAME), key=len, default=found["label"])
+    found["acronym"] = min(reader.texts(series, S.alternateName), key=len, default=found["label"])
     found["edition"] = _link(reader, edition) if edition is not None else None
     return found
 
 
 def publication(reader: Reader, work: Any, person: Any | None = None) -> dict[str, Any]:
     """One publication as shown in lists and on its page."""
-    year = reader.text(work, DATE_PUBLISHED)
+    year = reader.text(work, S.datePublished)
     record = _link(reader, work)
     record.update({
         "year": int(year) if year and year.isdigit() else None,
-        "status": reader.text(work, STATUS) or "",
+        "status": reader.text(work, S.creativeWorkStatus) or "",
         "authors": authors(reader, work, person),
-        "complete": reader.text(work, COMPLETE) != "false",
+        "complete": reader.text(work, K.authorListComplete) != "false",
         "venue": venue(reader, work),
-        "awards": reader.texts(work, AWARD),
-        "notes": reader.texts(work, NOTE),
+        "awards": reader.texts(work, S.award),
+        "notes": reader.texts(work, K.note),
     })
     return record
 

@@ -125,16 +125,10 @@ class Reader:
     def inferred_graphs(self) -> list[ox.NamedNode]:
         """The inferred named graphs, listed once per store version (listing every graph took 5 ms at 1M
         triples, a store version's graphs never change)."""
-        try:
-            found = _INFERRED_GRAPHS.get(self.store)
-        except TypeError:  # a store that cannot be weakly referenced
-            found = None
+        found = _INFERRED_GRAPHS.get(self.store)
         if found is None:
-            found = [ox.NamedNode(g) for g in selected_graphs(self.store, Selection.INFERRED)]
-            try:
-                _INFERRED_GRAPHS[self.store] = found
-            except TypeError:
-                pass
+            found = _INFERRED_GRAPHS[self.store] = [ox.NamedNode(g) for g in selected_graphs(self.store,
+                                                                                           Selection.INFERRED)]
         return list(found)
 
     def triples(self, subject: str | Any) -> list[ox.Triple]:

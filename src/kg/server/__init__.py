@@ -31,6 +31,7 @@ from .health import bp as health_bp
 from .logsafe import install as escape_log_controls
 from .pages import bp as pages_bp
 from .pages import not_found, split_extension
+from .querypath import QueryFastPath
 from .resources import iri_for
 from .sparql import bp as sparql_bp
 
@@ -59,7 +60,9 @@ def create_app(config: Config | None = None, store: Store | None = None) -> Flas
     app.register_error_handler(KgError, render_kg_error)
     app.register_error_handler(HTTPException, render_http_error)
     app.register_error_handler(Exception, render_unexpected)
-    app.wsgi_app = ResponseCache(app.wsgi_app, app.extensions[EXTENSION])  # type: ignore[method-assign]
+    store_handle = app.extensions[EXTENSION]
+    app.wsgi_app = ResponseCache(QueryFastPath(app.wsgi_app, app, store_handle),  # type: ignore[method-assign]
+                                 store_handle)
     return app
 
 

@@ -29,18 +29,32 @@ def allowed_origin(setting: str, origin: str | None) -> str | None:
     return origin if origin is not None and origin.rstrip("/") in allowed else None
 
 
+def cors_headers(setting: str, origin: str | None, method: str,
+                 requested: str | None) -> tuple[bool, list[tuple[str, str]]]:
+    """Whether the response varies by Origin, and the CORS headers for a request's Origin and method.
+
+    >>> cors_headers("https://a.example", "https://a.example", "GET", None)
+    (True, [('Access-Control-Allow-Origin', 'https://a.example'), ('Access-Control-Expose-Headers', \
+'Content-Length, Content-Type, Vary')])
+    """
+    varies = bool(setting.strip()) and setting.strip() != "*"
+    allowed = allowed_origin(setting, origin)
+    if allowed is None:
+        return varies, []
+    headers = [("Access-Control-Allow-Origin", allowed), ("Access-Control-Expose-Headers", EXPOSED_HEADERS)]
+    if method == "OPTIONS":
+        headers += [("Access-Control-Allow-Methods", ALLOWED_METHODS),
+                    ("Access-Control-Allow-Headers", requested or ALLOWED_HEADERS),
+                    ("Access-Control-Max-Age", MAX_AGE)]
+    return varies, headers
+
+
 def add_cors_headers(response: Response, request: Request, setting: str) -> Response:
     """Add CORS headers (and answer a preflight) according to the setting."""
-    if setting.strip() and setting.strip() != "*":
+    varies, headers = cors_headers(setting, request.headers.get("Origin"), request.method,
+                                   request.headers.get("Access-Control-Request-Headers"))
+    if varies:
         response.vary.add("Origin")
-    origin = allowed_origin(setting, request.headers.get("Origin"))
-    if origin is None:
-        return response
-    response.headers["Access-Control-Allow-Origin"] = origin
-    response.headers["Access-Control-Expose-Headers"] = EXPOSED_HEADERS
-    if request.method == "OPTIONS":
-        response.headers["Access-Control-Allow-Methods"] = ALLOWED_METHODS
-        requested = request.headers.get("Access-Control-Request-Headers")
-        response.headers["Access-Control-Allow-Headers"] = requested or ALLOWED_HEADERS
-        response.headers["Access-Control-Max-Age"] = MAX_AGE
+    for name, value in headers:
+        response.headers[name] = value
     return response

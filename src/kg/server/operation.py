@@ -99,6 +99,13 @@ def _content_type(request: Request) -> tuple[str, dict[str, str]]:
     return media_type.lower(), options
 
 
+def query_params(raw: bytes, max_bytes: int) -> dict[str, list[str]]:
+    """The parameters of a request's query string (413 past max_bytes)."""
+    if len(raw) > max_bytes:
+        raise PayloadTooLarge(f"query string is larger than {max_bytes} bytes")
+    return parse_params(raw, "the query string")
+
+
 def read_operation(request: Request, max_bytes: int) -> Operation:
     """Read the operation of a GET or POST to the SPARQL endpoint.
 
@@ -107,9 +114,7 @@ def read_operation(request: Request, max_bytes: int) -> Operation:
         PayloadTooLarge: the query string or body is larger than max_bytes.
         UnsupportedMediaType: a POST whose Content-Type is not form, sparql-query or sparql-update.
     """
-    if len(request.query_string) > max_bytes:
-        raise PayloadTooLarge(f"query string is larger than {max_bytes} bytes")
-    params = parse_params(request.query_string, "the query string")
+    params = query_params(request.query_string, max_bytes)
     direct: tuple[str, str] | None = None
     if request.method == "POST":
         media_type, _ = _content_type(request)
@@ -121,6 +126,15 @@ def read_operation(request: Request, max_bytes: int) -> Operation:
             direct = ("query" if media_type == QUERY else "update", _decode(body, "the request body"))
         else:
             raise UnsupportedMediaType(f"Content-Type {media_type} is not supported; use {FORM}, {QUERY} or {UPDATE}")
+    return operation_from(params, direct, request.method)
+
+
+def operation_from(params: dict[str, list[str]], direct: tuple[str, str] | None, method: str) -> Operation:
+    """The operation the parameters (and a direct sparql-query or sparql-update body) ask for.
+
+    Raises:
+        BadQuery: duplicated or conflicting parameters, an update sent by GET.
+    """
     query, update = _single(params, "query"), _single(params, "update")
     if direct is not None:
         if query is not None or update is not None:
@@ -128,7 +142,7 @@ def read_operation(request: Request, max_bytes: int) -> Operation:
         query, update = (direct[1], None) if direct[0] == "query" else (None, direct[1])
     if query is not None and update is not None:
         raise BadQuery("send either a query or an update, not both")
-    if update is not None and request.method != "POST":
+    if update is not None and method != "POST":
         raise BadQuery("a SPARQL update must be sent with POST")
     kind = "query" if query is not None else "update" if update is not None else None
     return Operation(

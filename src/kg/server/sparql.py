@@ -14,6 +14,7 @@ import json
 import pyoxigraph as ox
 from flask import Blueprint, Response, request, url_for
 
+from ..config import Config
 from ..errors import BadQuery, KgError
 from ..exports import compact_jsonld, load_context
 from ..formats import GRAPH_FORMATS, Format
@@ -32,6 +33,16 @@ from .updates import answer_update
 bp = Blueprint("sparql", __name__)
 FORMS = ResultCache(max_bytes=1_000_000, max_entry=1_000)
 DESCRIPTION_FORMATS: tuple[Format, ...] = GRAPH_FORMATS + (Format.HTML,)
+WIRE_FORMATS = {Format.HTML: Format.SPARQL_JSON, Format.JSON_LD: Format.N_TRIPLES}  # what a worker writes for them
+RAISED = "kg.sparql.raised"  # environ key: an error met before Flask ran (kg.server.querypath), rendered here
+
+
+@bp.before_request
+def raise_early_error() -> None:
+    """Raise the error the query fast path met on this request, so that it is answered as any other error."""
+    error = request.environ.pop(RAISED, None)
+    if error is not None:
+        raise error
 
 
 @bp.after_request
@@ -79,6 +90,19 @@ def checked_form(text: str) -> str:
     return form
 
 
+def answer_formats(form: str) -> tuple[Format, ...]:
+    """The formats a query of this form can be answered in: its result formats, then the HTML query page."""
+    return tuple(formats_for(form)) + (Format.HTML,)
+
+
+def query_job(config: Config, operation: Operation, base_iri: str, fmt: Format) -> QueryJob:
+    """The job that answers a query operation in a negotiated format (HTML: a preview of the first rows)."""
+    return QueryJob(text=operation.text, base_iri=base_iri, default_graphs=operation.default_graphs,
+                    named_graphs=operation.named_graphs, dataset=operation.has_dataset,
+                    format=WIRE_FORMATS.get(fmt, fmt).name, max_results=config.max_results,
+                    timeout=config.query_timeout, preview=config.html_rows if fmt is Format.HTML else 0)
+
+
 def prefers_html() -> bool:
     """Whether the client (a browser) prefers an HTML page over SPARQL results."""
     return request.accept_mimetypes.best_match(["application/sparql-results+json", "text/html"]) == "text/html"
@@ -99,13 +123,8 @@ def answer_query(operation: Operation) -> Response:
             page.status_code = error.status
             return page
         raise
-    candidates = tuple(formats_for(form)) + (Format.HTML,)
-    fmt = negotiate(request.headers.get("Accept"), candidates, operation.format)
-    preview = config.html_rows if fmt is Format.HTML else 0
-    wire = {Format.HTML: Format.SPARQL_JSON, Format.JSON_LD: Format.N_TRIPLES}.get(fmt, fmt)
-    job = QueryJob(text=operation.text, base_iri=endpoint_url(), default_graphs=operation.default_graphs,
-                   named_graphs=operation.named_graphs, dataset=operation.has_dataset, format=wire.name,
-                   max_results=config.max_results, timeout=config.query_timeout, preview=preview)
+    fmt = negotiate(request.headers.get("Accept"), answer_formats(form), operation.format)
+    job = query_job(config, operation, endpoint_url(), fmt)
     if fmt is Format.JSON_LD:  # compacted with the project's context, as the dumps are
         triples = list(ox.parse(handle().execute(job), format=ox.RdfFormat.N_TRIPLES))
         return negotiated(compact_jsonld(triples, load_context(config)), fmt)

@@ -137,14 +137,35 @@ def test_workers_that_cannot_start_fail_fast(tmp_path: Path) -> None:
 
 
 def settled_pool(path: Path, size: int, settings: PoolSettings) -> QueryPool:
-    """A pool whose normal and reserve workers have all started."""
+    """A pool whose normal workers have all started (the reserve one starts when first needed)."""
     pool = QueryPool(path, size, in_memory=False, settings=settings)
-    reserve = 1 if settings.fast_lane_timeout > 0 else 0
     deadline = time.monotonic() + 60
-    while (pool.idle.qsize() < size or pool.reserve.qsize() < reserve) and time.monotonic() < deadline:
+    while pool.idle.qsize() < size and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert pool.idle.qsize() == size and pool.reserve.qsize() == reserve, "workers did not start"
+    assert pool.idle.qsize() == size, "workers did not start"
     return pool
+
+
+def reserve_up(pool: QueryPool, seconds: float = 60) -> bool:
+    """Wait (bounded) until the pool's reserve worker is ready."""
+    deadline = time.monotonic() + seconds
+    while pool.reserve.qsize() < 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return pool.reserve.qsize() == 1
+
+
+def test_the_reserve_worker_starts_only_when_a_query_is_slow(built_store_dir: Path) -> None:
+    pool = settled_pool(built_store_dir, 1, PoolSettings(max_pending=4, fast_lane_timeout=1.0))
+    try:
+        for _ in range(5):
+            assert b"ziheng-jiang" in pool.run(job(LOOKUP))
+        time.sleep(0.5)
+        assert not pool.reserve_started and pool.reserve.qsize() == 0 and pool.starting == 0
+        with pytest.raises(QueryTimeout):
+            pool.run(job(CARTESIAN, timeout=0.5))
+        assert pool.reserve_started and reserve_up(pool)
+    finally:
+        pool.close()
 
 
 def test_reserve_worker_answers_cheap_queries_while_all_are_busy(built_store_dir: Path) -> None:
@@ -152,7 +173,7 @@ def test_reserve_worker_answers_cheap_queries_while_all_are_busy(built_store_dir
     try:
         slow = threading.Thread(target=lambda: pytest.raises(QueryTimeout, busy.run, job(CARTESIAN, timeout=4)))
         slow.start()
-        time.sleep(0.3)
+        assert reserve_up(busy), "the slow query did not start the reserve worker"
         started = time.monotonic()
         assert b"ziheng-jiang" in busy.run(job(LOOKUP))
         assert time.monotonic() - started < 1.0
@@ -211,7 +232,7 @@ def test_a_pool_dropped_without_close_stops_its_workers(built_store_dir: Path) -
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         del dropped
-        # the thread still starting the reserve worker holds the pool until it ends: collect until it has
+        # a thread still starting a worker holds the pool until it ends: collect until it has
         deadline = time.monotonic() + 30
         while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
             gc.collect()

@@ -46,6 +46,7 @@ import platform
 import re
 import shlex
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -375,7 +376,13 @@ def run_designs(specs: list[str], store: Path, queries: list[Query], clients: li
 
 
 
+def stop_on_sigterm() -> None:
+    """Turn SIGTERM into SystemExit, so that the servers started so far are stopped (finally) and not orphaned."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+
+
 def main() -> None:
+    stop_on_sigterm()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--triples", type=int, required=True, help="approximate triples to generate (e.g. 100000)")
     parser.add_argument("--work", type=Path, help="folder for data, stores, exports (default /tmp/kg-http-bench/N)")

@@ -32,6 +32,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 from ..errors import BusyTimeout, EngineCrashed, QueryFailed, QueryTimeout, Saturated, WorkersDown
+from .allocator import worker_environment
 from .wire import ERROR, READY, QueryJob, decode_error
 from .worker import memory_error
 
@@ -55,12 +56,14 @@ def resident_bytes(pid: int) -> int:
 class Worker:
     """One query worker process (python -m kg.query.worker) and the parent's end of its socket."""
 
-    def __init__(self, path: str, in_memory: bool, memory_mb: int = 0, lane: str = NORMAL) -> None:
+    def __init__(self, path: str, in_memory: bool, memory_mb: int = 0, lane: str = NORMAL,
+                 allocator: str | None = None) -> None:
         self.lane = lane
         ours, theirs = socket.socketpair()
         command = [sys.executable, "-m", "kg.query.worker", str(theirs.fileno()), path, "1" if in_memory else "0",
                    str(memory_mb)]
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [SOURCE_ROOT, os.environ.get("PYTHONPATH")])))
+        env = worker_environment(dict(os.environ), allocator)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [SOURCE_ROOT, os.environ.get("PYTHONPATH")]))
         try:
             self.process = subprocess.Popen(command, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env=env)
         finally:
@@ -118,6 +121,7 @@ class PoolSettings:
     queue_wait: float = 5.0
     fast_lane_timeout: float = 1.0
     startup_timeout: float = 120.0
+    allocator: str | None = None  # a malloc library preloaded into each worker (kg.query.allocator)
 
 
 class QueryPool:
@@ -153,7 +157,7 @@ class QueryPool:
             self.starting += 1
 
         def start() -> None:
-            worker = Worker(self.path, self.in_memory, self.settings.memory_mb, lane)
+            worker = Worker(self.path, self.in_memory, self.settings.memory_mb, lane, self.settings.allocator)
             ready = worker.wait_ready(self.settings.startup_timeout) and not self.closed
             with self.lock:
                 self.starting -= 1

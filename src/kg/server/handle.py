@@ -12,6 +12,7 @@ from flask import Flask, current_app
 
 from ..config import Config
 from ..errors import StoreMissing
+from ..query.allocator import preload_library
 from ..query.cache import ResultCache
 from ..query.executor import PoolSettings, QueryJob, QueryPool, Saturated
 from ..query.results import answer
@@ -61,7 +62,8 @@ class StoreHandle:
                     self._pool.close()
                 settings = PoolSettings(max_pending=self.config.max_pending, memory_mb=self.config.query_memory_mb,
                                         queue_wait=self.config.queue_wait,
-                                        fast_lane_timeout=self.config.fast_lane_timeout)
+                                        fast_lane_timeout=self.config.fast_lane_timeout,
+                                        allocator=preload_library(self.config.query_allocator))
                 self._pool = QueryPool(store.path, self.config.query_workers, in_memory=self.config.store_in_memory,
                                        settings=settings)
                 self._pool_path = store.path

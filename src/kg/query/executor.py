@@ -11,8 +11,9 @@ Admission: at most ``max_pending`` queries are admitted at once (503 with ``Retr
 an admitted query waits at most ``queue_wait`` seconds for a free worker. When every worker is busy, a
 reserve worker answers with a short time budget (``fast_lane_timeout``), so cheap queries are not stuck
 behind slow ones; a query that needs longer there is stopped with a 503 and ``Retry-After``. The reserve
-worker starts the first time it could be needed (a query runs past ``WATCH_SECONDS`` or finds every worker
-busy) and stays from then on: a server that only ever answers cheap queries keeps one process fewer.
+worker starts the first time it could be needed, when a query runs past ``WATCH_SECONDS`` (workers busy with
+cheap queries are free again within milliseconds), and stays from then on: a server that only ever answers
+cheap queries keeps one process fewer.
 """
 
 from __future__ import annotations
@@ -130,7 +131,7 @@ class QueryPool:
     def __init__(self, path: Path, size: int, *, in_memory: bool, settings: PoolSettings | None = None):
         settings = settings or PoolSettings()
         self.path, self.size, self.in_memory, self.settings = str(path), size, in_memory, settings
-        self.idle: queue.Queue[Worker] = queue.Queue()
+        self.idle: queue.Queue[Worker] = queue.LifoQueue()  # the worker freed last is the one with warm caches
         self.reserve: queue.Queue[Worker] = queue.Queue()
         self.admission = threading.BoundedSemaphore(max(1, settings.max_pending))
         self.closed = False
@@ -142,7 +143,7 @@ class QueryPool:
             self._replace(NORMAL)
 
     def want_reserve(self) -> None:
-        """Start the reserve worker, once: a query is slow or found every worker busy."""
+        """Start the reserve worker, once (a query is slow, so the other workers may soon all be busy)."""
         if self.reserve_started:
             return
         with self.lock:
@@ -191,7 +192,6 @@ class QueryPool:
                     return lane.get_nowait()
                 except queue.Empty:
                     pass
-            self.want_reserve()
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise Saturated(f"no query worker became free within {wait:g} s; retry shortly")

@@ -32,17 +32,14 @@ KEY_VARIABLES = ("PATH_INFO", "QUERY_STRING", "HTTP_ACCEPT", "HTTP_ORIGIN", "HTT
 BYPASS_VARIABLES = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_RANGE", "HTTP_IF_MATCH")
 
 
-def pack(status: str, headers: list[tuple[str, str]], body: bytes) -> bytes:
-    """A response as one byte string: the status line, then one header per line, a blank line, the body."""
-    head = "\r\n".join([status, *(f"{name}: {value}" for name, value in headers)])
-    return head.encode("latin-1") + b"\r\n\r\n" + body
+Kept = tuple[str, list[tuple[str, str]], bytes]  # status, headers, body
 
 
-def unpack(value: bytes) -> tuple[str, list[tuple[str, str]], bytes]:
-    """The status, headers and body pack() wrote."""
-    head, _, body = value.partition(b"\r\n\r\n")
-    status, *lines = head.decode("latin-1").split("\r\n")
-    return status, [tuple(line.split(": ", 1)) for line in lines], body  # type: ignore[misc]
+def kept_size(kept: Kept) -> int:
+    """The bytes a kept response holds: its body and header text (the body is often the very object the result
+    or page cache holds as well, so it is not copied)."""
+    status, headers, body = kept
+    return len(body) + len(status) + sum(len(name) + len(value) + 4 for name, value in headers)
 
 
 def keepable(status: str, headers: list[tuple[str, str]]) -> bool:
@@ -62,7 +59,8 @@ class ResponseCache:
         self.app, self.handle = app, store_handle
         self.sparql = config.response_cache_bytes > 0 and config.cache_bytes > 0
         self.pages = config.response_cache_bytes > 0 and config.page_cache_bytes > 0
-        self.kept = ResultCache(config.response_cache_bytes, max(1, config.response_cache_bytes // 8))
+        self.kept: ResultCache[Kept] = ResultCache(config.response_cache_bytes,
+                                                   max(1, config.response_cache_bytes // 8))
         self._version: tuple[Any, str] | None = None
 
     def takes_part(self, environ: dict[str, Any]) -> bool:
@@ -94,7 +92,7 @@ class ResponseCache:
             return self.app(environ, start_response)
         kept = self.kept.get(key)
         if kept is not None:
-            status, headers, body = unpack(kept)
+            status, headers, body = kept
             start_response(status, headers)
             return [body]
         answered: list[tuple[str, list[tuple[str, str]]]] = []
@@ -107,10 +105,11 @@ class ResponseCache:
         if not answered or not keepable(*answered[0]):
             return body_parts
         try:
-            body = b"".join(body_parts)
+            body = b"".join(body_parts)  # one part: that very object, shared with the cache that made it
         finally:
             close = getattr(body_parts, "close", None)
             if close is not None:
                 close()
-        self.kept.put(key, pack(*answered[0], body))
+        response = (*answered[0], body)
+        self.kept.put(key, response, kept_size(response))
         return [body]

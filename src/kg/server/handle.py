@@ -44,8 +44,8 @@ class StoreHandle:
         self._link: tuple[int, int, int] | None = None  # (inode, mtime, ctime) of the store link when resolved
         self._resolved = 0.0  # time.monotonic() of the last resolve
         self._remote_admission = threading.BoundedSemaphore(max(1, config.max_pending))
-        self.cache = ResultCache(config.cache_bytes, max(1, config.cache_bytes // 16))
-        self.pages = ResultCache(config.page_cache_bytes, max(1, config.page_cache_bytes // 8))
+        self.cache: ResultCache[bytes] = ResultCache(config.cache_bytes, max(1, config.cache_bytes // 16))
+        self.pages: ResultCache[bytes] = ResultCache(config.page_cache_bytes, max(1, config.page_cache_bytes // 8))
 
     @property
     def fixed(self) -> bool:

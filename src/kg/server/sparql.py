@@ -31,7 +31,7 @@ from .service import SD_PREFIXES, ox_triples, query_page, service_description
 from .updates import answer_update
 
 bp = Blueprint("sparql", __name__)
-FORMS = ResultCache(max_bytes=1_000_000, max_entry=1_000)
+FORMS: ResultCache[bytes] = ResultCache(max_bytes=1_000_000, max_entry=1_000)
 DESCRIPTION_FORMATS: tuple[Format, ...] = GRAPH_FORMATS + (Format.HTML,)
 WIRE_FORMATS = {Format.HTML: Format.SPARQL_JSON, Format.JSON_LD: Format.N_TRIPLES}  # what a worker writes for them
 RAISED = "kg.sparql.raised"  # environ key: an error met before Flask ran (kg.server.querypath), rendered here

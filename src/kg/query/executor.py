@@ -13,7 +13,9 @@ reserve worker answers with a short time budget (``fast_lane_timeout``), so chea
 behind slow ones; a query that needs longer there is stopped with a 503 and ``Retry-After``. The reserve
 worker starts the first time it could be needed, when a query runs past ``WATCH_SECONDS`` (workers busy with
 cheap queries are free again within milliseconds), and stays from then on: a server that only ever answers
-cheap queries keeps one process fewer.
+cheap queries keeps one process fewer. A query that ran longer than the reserve allows before, on the same
+store version, waits for a normal worker instead: on the reserve it would only be stopped again, its work
+thrown away.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 MB = 1 << 20
 WATCH_SECONDS = 0.02
 NORMAL, RESERVE = "normal", "reserve"
+KNOWN_DURATIONS = 4096  # queries whose last running time a pool remembers (all forgotten past that)
 SOURCE_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding the kg package, for the child
 
 
@@ -139,6 +142,7 @@ class QueryPool:
         self.alive = 0
         self.starting = 0
         self.reserve_started = settings.fast_lane_timeout <= 0  # no reserve wanted counts as started
+        self.durations: dict[tuple[object, ...], float] = {}  # seconds each query last ran on this store version
         for _ in range(size):
             self._replace(NORMAL)
 
@@ -182,14 +186,33 @@ class QueryPool:
             self.alive -= 1
         self._replace(worker.lane)
 
-    def _take(self) -> Worker:
-        """A free worker: a normal one if any, else the reserve, else wait up to queue_wait for either."""
+    def known_slow(self, job: QueryJob) -> bool:
+        """Whether the query ran longer than the reserve worker allows when it last ran on this store version."""
+        seconds = self.durations.get(job.cost_key)
+        return seconds is not None and seconds >= self.settings.fast_lane_timeout
+
+    def _note(self, job: QueryJob, seconds: float) -> None:
+        """Remember how long a query ran (bounded: everything is forgotten past KNOWN_DURATIONS queries)."""
+        if len(self.durations) >= KNOWN_DURATIONS:
+            self.durations.clear()
+        self.durations[job.cost_key] = seconds
+
+    def _take(self, job: QueryJob) -> Worker:
+        """A free worker: a normal one if any, else the reserve (unless the query is known to need longer), else
+        wait up to queue_wait for either."""
         wait = self.settings.queue_wait if self.alive else max(self.settings.queue_wait, self.settings.startup_timeout)
         deadline = time.monotonic() + wait
+        reserve_allowed: bool | None = None  # decided when first needed: most queries find a normal worker
         while True:
-            for lane in (self.idle, self.reserve):
+            try:
+                return self.idle.get_nowait()
+            except queue.Empty:
+                pass
+            if reserve_allowed is None:
+                reserve_allowed = not self.known_slow(job)
+            if reserve_allowed:
                 try:
-                    return lane.get_nowait()
+                    return self.reserve.get_nowait()
                 except queue.Empty:
                     pass
             remaining = deadline - time.monotonic()
@@ -208,7 +231,7 @@ class QueryPool:
         try:
             if self.alive == 0 and self.starting == 0:
                 raise WorkersDown("no query worker could start; see the server log")
-            worker = self._take()
+            worker = self._take(job)
             return self._ask(worker, job)
         finally:
             self.admission.release()
@@ -217,7 +240,8 @@ class QueryPool:
         """Send a job to a worker and wait for its answer, watching the time and memory limits."""
         reserve = worker.lane == RESERVE
         budget = min(job.timeout, self.settings.fast_lane_timeout) if reserve else job.timeout
-        deadline = time.monotonic() + budget
+        started = time.monotonic()
+        deadline = started + budget
         pid = worker.pid
         ceiling = worker.resting + self.settings.memory_mb * MB
         peak, slow = 0, False
@@ -233,6 +257,7 @@ class QueryPool:
                         raise memory_error(self.settings.memory_mb)
                     if time.monotonic() >= deadline:
                         self._retire(worker)
+                        self._note(job, budget)
                         if reserve and budget < job.timeout:
                             raise BusyTimeout(f"every query worker is busy with long queries, and this query ran "
                                               f"past the {budget:g} s allowed while they are; retry shortly")
@@ -247,6 +272,7 @@ class QueryPool:
                                 "simplify the query") from None
         if slow:  # what a long query left allocated is the worker's new resting size
             worker.resting = resident_bytes(pid)
+            self._note(job, time.monotonic() - started)
         self._release(worker)
         if reply[:1] == ERROR:
             raise QueryFailed(*decode_error(reply))

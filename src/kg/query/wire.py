@@ -10,6 +10,7 @@ import hashlib
 import json
 import struct
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 READY = b"ready"
@@ -33,11 +34,20 @@ class QueryJob:
     timeout: float
     preview: int = 0
 
+    @cached_property
+    def digest(self) -> bytes:
+        """The SHA-256 digest of the query text."""
+        return hashlib.sha256(self.text.encode("utf-8", "surrogatepass")).digest()
+
+    @property
+    def cost_key(self) -> tuple[Any, ...]:
+        """What this job's running time depends on: the query and its dataset (not the format or the base)."""
+        return (self.digest, self.default_graphs, self.named_graphs, self.dataset)
+
     def cache_key(self, version: str) -> tuple[Any, ...]:
         """Key of this job's answer in the result cache for one data version (the text by its digest)."""
-        digest = hashlib.sha256(self.text.encode("utf-8", "surrogatepass")).digest()
-        return (version, digest, self.base_iri, self.default_graphs, self.named_graphs, self.dataset, self.format,
-                self.preview)
+        return (version, self.digest, self.base_iri, self.default_graphs, self.named_graphs, self.dataset,
+                self.format, self.preview)
 
     def encode(self) -> bytes:
         """The job as bytes for a worker's pipe."""

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import logging
 import os
-import queue
 import select
 import socket
 import subprocess
@@ -36,6 +35,7 @@ from pathlib import Path
 
 from ..errors import BusyTimeout, EngineCrashed, QueryFailed, QueryTimeout, Saturated, WorkersDown
 from .allocator import worker_environment
+from .lanes import Lane, take_first
 from .wire import ERROR, READY, QueryJob, decode_error
 from .worker import memory_error
 
@@ -134,8 +134,8 @@ class QueryPool:
     def __init__(self, path: Path, size: int, *, in_memory: bool, settings: PoolSettings | None = None):
         settings = settings or PoolSettings()
         self.path, self.size, self.in_memory, self.settings = str(path), size, in_memory, settings
-        self.idle: queue.Queue[Worker] = queue.LifoQueue()  # the worker freed last is the one with warm caches
-        self.reserve: queue.Queue[Worker] = queue.Queue()
+        self.idle: Lane[Worker] = Lane()  # free normal workers, handed to waiting queries in arrival order
+        self.reserve: Lane[Worker] = Lane()
         self.admission = threading.BoundedSemaphore(max(1, settings.max_pending))
         self.closed = False
         self.lock = threading.Lock()
@@ -199,29 +199,21 @@ class QueryPool:
 
     def _take(self, job: QueryJob) -> Worker:
         """A free worker: a normal one if any, else the reserve (unless the query is known to need longer), else
-        wait up to queue_wait for either."""
+        the first of them freed within queue_wait, queries served in arrival order."""
+        worker = self.idle.take_nowait()
+        if worker is not None:
+            return worker
+        lanes = [self.idle]
+        if not self.known_slow(job):
+            worker = self.reserve.take_nowait()
+            if worker is not None:
+                return worker
+            lanes.append(self.reserve)
         wait = self.settings.queue_wait if self.alive else max(self.settings.queue_wait, self.settings.startup_timeout)
-        deadline = time.monotonic() + wait
-        reserve_allowed: bool | None = None  # decided when first needed: most queries find a normal worker
-        while True:
-            try:
-                return self.idle.get_nowait()
-            except queue.Empty:
-                pass
-            if reserve_allowed is None:
-                reserve_allowed = not self.known_slow(job)
-            if reserve_allowed:
-                try:
-                    return self.reserve.get_nowait()
-                except queue.Empty:
-                    pass
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise Saturated(f"no query worker became free within {wait:g} s; retry shortly")
-            try:
-                return self.idle.get(timeout=min(remaining, 0.05))
-            except queue.Empty:
-                continue
+        worker = take_first(lanes, wait)
+        if worker is None:
+            raise Saturated(f"no query worker became free within {wait:g} s; retry shortly")
+        return worker
 
     def run(self, job: QueryJob) -> bytes:
         """Answer a job in a worker: admit it (503 at once when max_pending are in), take a free worker, and
@@ -282,8 +274,5 @@ class QueryPool:
         """Stop every worker."""
         self.closed = True
         for lane in (self.idle, self.reserve):
-            while True:
-                try:
-                    lane.get_nowait().kill()
-                except queue.Empty:
-                    break
+            for worker in lane.drain():
+                worker.kill()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from pathlib import Path
@@ -164,6 +165,27 @@ def test_the_reserve_worker_starts_only_when_a_query_is_slow(built_store_dir: Pa
         with pytest.raises(QueryTimeout):
             pool.run(job(CARTESIAN, timeout=0.5))
         assert pool.reserve_started and reserve_up(pool)
+    finally:
+        pool.close()
+
+
+def test_the_reserve_worker_stops_once_no_query_has_been_slow_for_a_while(built_store_dir: Path) -> None:
+    pool = settled_pool(built_store_dir, 1, PoolSettings(max_pending=4, fast_lane_timeout=1.0, reserve_idle=1.0))
+    try:
+        with pytest.raises(QueryTimeout):
+            pool.run(job(CARTESIAN, timeout=0.3))
+        assert reserve_up(pool)
+        pid = pool.reserve.queue[0].pid
+        deadline = time.monotonic() + 30
+        while pool.reserve_started and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not pool.reserve_started and pool.reserve.qsize() == 0
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+        assert b"ziheng-jiang" in pool.run(job(LOOKUP))
+        with pytest.raises(QueryTimeout):  # slow again: the reserve comes back
+            pool.run(job(CARTESIAN, timeout=0.3))
+        assert reserve_up(pool)
     finally:
         pool.close()
 

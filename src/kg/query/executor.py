@@ -12,10 +12,10 @@ an admitted query waits at most ``queue_wait`` seconds for a free worker. When e
 reserve worker answers with a short time budget (``fast_lane_timeout``), so cheap queries are not stuck
 behind slow ones; a query that needs longer there is stopped with a 503 and ``Retry-After``. The reserve
 worker starts the first time it could be needed, when a query runs past ``WATCH_SECONDS`` (workers busy with
-cheap queries are free again within milliseconds), and stays from then on: a server that only ever answers
-cheap queries keeps one process fewer. A query that ran longer than the reserve allows before, on the same
-store version, waits for a normal worker instead: on the reserve it would only be stopped again, its work
-thrown away.
+cheap queries are free again within milliseconds), and stops again once no query has been slow for
+``reserve_idle`` seconds: a server answering cheap queries keeps one process (about 39 MB) fewer. A query
+that ran longer than the reserve allows before, on the same store version, waits for a normal worker
+instead: on the reserve it would only be stopped again, its work thrown away.
 """
 
 from __future__ import annotations
@@ -116,6 +116,17 @@ def stop_child(process: subprocess.Popen[bytes], conn: Connection) -> None:
     conn.close()
 
 
+def watch_reserve(pool_ref: weakref.ref[QueryPool], every: float) -> None:
+    """Every few seconds, stop the pool's reserve worker once it has been idle long enough (holding the pool only
+    weakly, so that a pool dropped without close() is still collected)."""
+    while True:
+        time.sleep(every)
+        pool = pool_ref()
+        if pool is None or pool.stop_idle_reserve():
+            return
+        del pool
+
+
 @dataclass(frozen=True)
 class PoolSettings:
     """How a pool admits, waits and bounds its queries."""
@@ -126,6 +137,7 @@ class PoolSettings:
     fast_lane_timeout: float = 1.0
     startup_timeout: float = 120.0
     allocator: str | None = None  # a malloc library preloaded into each worker (kg.query.allocator)
+    reserve_idle: float = 60.0  # seconds without a slow query after which the reserve worker is stopped
 
 
 class QueryPool:
@@ -142,12 +154,15 @@ class QueryPool:
         self.alive = 0
         self.starting = 0
         self.reserve_started = settings.fast_lane_timeout <= 0  # no reserve wanted counts as started
+        self.last_slow = 0.0  # time.monotonic() of the last query that ran past WATCH_SECONDS
         self.durations: dict[tuple[object, ...], float] = {}  # seconds each query last ran on this store version
         for _ in range(size):
             self._replace(NORMAL)
 
     def want_reserve(self) -> None:
-        """Start the reserve worker, once (a query is slow, so the other workers may soon all be busy)."""
+        """Start the reserve worker unless it runs (a query is slow, so the other workers may soon all be busy),
+        with a watcher that stops it once no query has been slow for reserve_idle seconds."""
+        self.last_slow = time.monotonic()
         if self.reserve_started:
             return
         with self.lock:
@@ -155,6 +170,24 @@ class QueryPool:
                 return
             self.reserve_started = True
         self._replace(RESERVE)
+        threading.Thread(target=watch_reserve, args=(weakref.ref(self), self.settings.reserve_idle / 4),
+                         daemon=True).start()
+
+    def stop_idle_reserve(self) -> bool:
+        """Stop the reserve worker if no query has been slow for reserve_idle seconds and it is free; whether
+        the watcher is done (the reserve stopped, or the pool closed)."""
+        if self.closed:
+            return True
+        if time.monotonic() - self.last_slow < self.settings.reserve_idle:
+            return False
+        worker = self.reserve.take_nowait()
+        if worker is None:  # busy, or still starting
+            return False
+        with self.lock:
+            self.reserve_started = False
+            self.alive -= 1
+        worker.kill()
+        return True
 
     def _replace(self, lane: str) -> None:
         """Start a worker in the background and make it available once its store is open."""

@@ -16,7 +16,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from kg.config import Config
 from kg.prefixes import PREFIXES
+from kg.query.allocator import preload_library
 from kg.query.executor import PoolSettings, QueryPool
 from kg.query.results import answer
 from kg.query.wire import QueryJob
@@ -69,7 +71,8 @@ def main() -> None:
     args = parser.parse_args()
     store = Store.open(args.store)
     lookup = (HERE / "queries" / "1_lookup_by_name.rq").read_text(encoding="utf-8")
-    pool = QueryPool(store.path, 1, in_memory=False, settings=PoolSettings(fast_lane_timeout=0))
+    allocator = preload_library(Config.from_env().query_allocator)  # as kg serve starts its workers
+    pool = QueryPool(store.path, 1, in_memory=False, settings=PoolSettings(fast_lane_timeout=0, allocator=allocator))
     deadline = time.monotonic() + 60
     while pool.idle.qsize() < 1 and time.monotonic() < deadline:
         time.sleep(0.05)

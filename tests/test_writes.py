@@ -279,6 +279,24 @@ def test_refused_updates_are_400(client: FlaskClient, config: Config, text: str,
     assert dump(config) == before
 
 
+@pytest.mark.parametrize(("text", "place", "fix"), [
+    ("INSRT DATA { <http://e/s> <http://e/p> 1 }", "line 1, column 1 (1:1), at 'INSRT'", "did you mean INSERT?"),
+    ("INSERT DATA { <http://e/s> <http://e/p> 1 } ;\nDELET WHERE { ?s ?p ?o }", "line 2, column 1 (2:1)",
+     "did you mean DELETE?"),
+    ("INSERT DATA { <http://e/s> ex:p 1 }", "line 1, column 28 (1:28), at 'ex:p'",
+     "add PREFIX ex: <namespace IRI> before the update"),
+    ("PREFIX e: <http://e/>\nINSERT DATA { e:s e:p 1 ", "line 2, column 13 (2:13), at '{'", "add '}' where it ends"),
+], ids=["operation", "second-operation", "prefix", "unclosed"])
+def test_update_syntax_errors_name_the_place_and_the_fix(client: FlaskClient, config: Config, text: str,
+                                                         place: str, fix: str) -> None:
+    before = dump(config)
+    response = update(client, text)
+    body = response.get_data(as_text=True)
+    assert response.status_code == 400, body
+    assert place in body and fix in body and "^" in body, body
+    assert dump(config) == before
+
+
 def test_load_and_service_are_decided_on_tokens() -> None:
     check_update("INSERT DATA { <http://e/LOAD> <http://e/p> 'LOAD SERVICE' } # LOAD <http://x>")
     with pytest.raises(BadQuery, match="LOAD"):

@@ -19,7 +19,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .sparql_text import CLOSERS, FORMS, OPENERS, token_spans
+from .sparql_text import CLOSERS, FORMS, OPENERS, UPDATE_KEYWORDS, token_spans
 
 # Namespaces a query is likely to use without declaring them, for the PREFIX line to suggest.
 WELL_KNOWN = {
@@ -47,29 +47,30 @@ class Spot:
     token: str
 
 
-def explain(query: str, parser_message: str, prefixes: Mapping[str, str]) -> str:
+def explain(query: str, parser_message: str, prefixes: Mapping[str, str], update: bool = False) -> str:
     """A syntax error as a user can act on it: where, the line with a caret, and the likely fix.
 
     Args:
-        query: the query text.
+        query: the query (or, update True, the update) text.
         parser_message: pyoxigraph's SyntaxError text ("error at 1:34: expected ...").
         prefixes: the prefixes the endpoint declares for every query (they need no PREFIX line).
+        update: the text is a SPARQL Update request (its operations, not a query form, are checked).
 
     Returns:
-        Several lines: the place and token, the query lines with a caret, then the fix (or the parser's words).
+        Several lines: the place and token, the text's lines with a caret, then the fix (or the parser's words).
     """
     parsed = _POSITION.match(parser_message.strip())
     expected = _expected(parsed.group(3)) if parsed else parser_message.strip()
     parser_spot = _spot(query, _char_offset(query, int(parsed.group(1)), int(parsed.group(2)))) if parsed else None
-    found = next((f for f in (unknown_form(query), undeclared_prefix(query, prefixes), unbalanced(query),
-                              missing_dot(query)) if f and (parser_spot is None or f[0].offset <= parser_spot.offset)),
-                 None)
+    form = unknown_operation(query) if update else unknown_form(query)
+    found = next((f for f in (form, undeclared_prefix(query, prefixes, update), unbalanced(query), missing_dot(query))
+                  if f and (parser_spot is None or f[0].offset <= parser_spot.offset)), None)
     spot, hint = found if found else (parser_spot, None)
     if spot is None:
         return f"syntax error: {expected}"
     line, column = _line_column(query, spot.offset)
     where = f"syntax error at line {line}, column {column} ({line}:{column}), " + (
-        f"at {spot.token!r}" if spot.token else "at the end of the query")
+        f"at {spot.token!r}" if spot.token else f"at the end of the {'update' if update else 'query'}")
     lines = [where, *_excerpt(query, spot)]
     lines.append(hint if hint else f"the parser expected {expected}" if expected else "the parser stopped here")
     return "\n".join(lines)
@@ -136,8 +137,41 @@ def unknown_form(query: str) -> tuple[Spot, str] | None:
     return None
 
 
-def undeclared_prefix(query: str, prefixes: Mapping[str, str]) -> tuple[Spot, str] | None:
-    """The first prefixed name whose prefix is neither declared in the query nor by the endpoint, and the fix."""
+def unknown_operation(update: str) -> tuple[Spot, str] | None:
+    """A misspelt update operation (INSRT) at the start of the request or after a ';', and the keyword meant.
+
+    >>> unknown_operation("INSERT DATA { <a> <b> <c> } ; DELET WHERE { ?s ?p ?o }")[1]
+    "'DELET' is not an update operation: did you mean DELETE?"
+    """
+    expecting, depth, starting = 0, 0, True
+    for kind, text, start in token_spans(update):
+        if kind == "comment":
+            continue
+        if expecting:
+            expecting -= 1
+            continue
+        word = text.upper() if kind == "name" else text
+        if word in OPENERS:
+            depth += 1
+        elif word in CLOSERS:
+            depth = max(0, depth - 1)
+        elif depth == 0 and word == ";":
+            starting = True
+        elif depth == 0 and word in ("BASE", "PREFIX"):
+            expecting = 1 if word == "BASE" else 2
+        elif starting and depth == 0:
+            if kind == "name" and word not in UPDATE_KEYWORDS:
+                close = difflib.get_close_matches(word, sorted(UPDATE_KEYWORDS), n=1, cutoff=0.6)
+                meant = f"did you mean {close[0]}?" if close else \
+                    "start each operation with INSERT, DELETE, LOAD, CLEAR, CREATE, DROP, COPY, MOVE, ADD or WITH"
+                return Spot(start, text), f"{text!r} is not an update operation: {meant}"
+            starting = False
+    return None
+
+
+def undeclared_prefix(query: str, prefixes: Mapping[str, str], update: bool = False) -> tuple[Spot, str] | None:
+    """The first prefixed name whose prefix is neither declared in the query (or update) nor by the endpoint, and
+    the fix."""
     declared = set(prefixes)
     pending_prefix = False
     for kind, text, start in token_spans(query):
@@ -152,16 +186,16 @@ def undeclared_prefix(query: str, prefixes: Mapping[str, str]) -> tuple[Spot, st
         elif kind == "name" and ":" in text and not text.startswith("_:"):
             prefix = text.split(":", 1)[0]
             if prefix not in declared:
-                return Spot(start, text), _prefix_fix(prefix, declared)
+                return Spot(start, text), _prefix_fix(prefix, declared, update)
     return None
 
 
-def _prefix_fix(prefix: str, declared: set[str]) -> str:
+def _prefix_fix(prefix: str, declared: set[str], update: bool) -> str:
     """What to do about an undeclared prefix: the PREFIX line to add (a known namespace's IRI), or a close match."""
     close = difflib.get_close_matches(prefix, sorted(declared), n=1, cutoff=0.75)
     namespace = WELL_KNOWN.get(prefix)
     advice = f"the prefix '{prefix}:' is not declared; add PREFIX {prefix}: <{namespace or 'namespace IRI'}> before " \
-             "the query"
+             f"the {'update' if update else 'query'}"
     return advice + (f", or did you mean '{close[0]}:'?" if close else "")
 
 

@@ -24,6 +24,7 @@ from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import Unauthorized
 
 from ..errors import BadQuery, ReadOnly, WriteRejected
+from ..sparql_syntax import explain
 from ..sparql_text import CLOSERS, OPENERS, nesting_error, token_spans
 from .handle import get_config, handle
 from .operation import Operation
@@ -198,7 +199,8 @@ def check_syntax(text: str, base_iri: str | None) -> None:
     try:
         ox.Store().update(text, base_iri=base_iri)
     except SyntaxError as error:
-        raise BadQuery(f"the update is not valid SPARQL 1.1 Update: {error}") from None
+        raise BadQuery("the update is not valid SPARQL 1.1 Update: " + explain(text, str(error), {}, update=True)
+                       ) from None
     except (OSError, ValueError) as error:
         raise BadQuery(f"the update cannot be applied: {error}") from None
 

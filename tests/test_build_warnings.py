@@ -58,17 +58,17 @@ def test_unknown_organisation_by_name_gets_one_node_and_a_warning(tmp_path: Path
     org_warnings = [str(w) for w in built.warnings if "organisation" in str(w)]
     assert org_warnings == [
         f"{data}/profiles/ada-example.yaml:2: warning: affiliation: organisation 'Example Robotics Lab' is not in "
-        "data/organizations.yaml; the build made an organisation node from its name "
-        "(id/organization/example-robotics-lab) (also used at line 5). Add it to data/organizations.yaml with this "
+        f"{data}/organizations.yaml; the build made an organisation node from its name "
+        f"(id/organization/example-robotics-lab) (also used at line 5). Add it to {data}/organizations.yaml with this "
         "name or an alias to give it an id, aliases and a parent, e.g. "
         "'- {id: example-robotics-lab, name: Example Robotics Lab}'",
         f"{data}/profiles/ada-example.yaml:8: warning: experience[1].organizations[0]: organisation 'Example Lab' "
-        "is not in data/organizations.yaml; the build made an organisation node from its name "
-        "(id/organization/example-lab-2). Add it to data/organizations.yaml with this name or an alias to give it "
+        f"is not in {data}/organizations.yaml; the build made an organisation node from its name "
+        f"(id/organization/example-lab-2). Add it to {data}/organizations.yaml with this name or an alias to give it "
         "an id, aliases and a parent, e.g. '- {id: example-lab-2, name: Example Lab}'",  # the id is taken
         f"{data}/profiles/bo-example.yaml:4: warning: experience[0].organizations[0]: organisation "
-        "'EXAMPLE ROBOTICS LAB' is not in data/organizations.yaml; the build made an organisation node from its "
-        "name (id/organization/example-robotics-lab). Add it to data/organizations.yaml with this name or an alias "
+        f"'EXAMPLE ROBOTICS LAB' is not in {data}/organizations.yaml; the build made an organisation node from its "
+        f"name (id/organization/example-robotics-lab). Add it to {data}/organizations.yaml with this name or an alias "
         "to give it an id, aliases and a parent, e.g. '- {id: example-robotics-lab, name: Example Robotics Lab}'"]
     store = Store.open(tmp_path / "store")
     org = f"{BASE}/id/organization/example-robotics-lab"
@@ -139,7 +139,7 @@ def test_kg_build_prints_the_warnings_beside_their_count(tmp_path: Path) -> None
     assert result.exit_code == 0, result.stderr
     lines = [line for line in result.stdout.splitlines() if ": warning: " in line]
     assert lines[0].startswith(f"{data}/profiles/mira-okonkwo-lindqvist.yaml:1: warning: affiliation: organisation "
-                               "'Nordic Lab' is not in data/organizations.yaml")
+                               f"'Nordic Lab' is not in {data}/organizations.yaml")
     assert lines[1].startswith(f"{data}/profiles/mira-okonkwo-lindqvist.yaml:2: warning: name: 'Mira "
                                "Okonkwo-Lindqvist' is an author of none")
     assert any("This work has no venue" in line for line in lines)  # SHACL warnings are printed the same way

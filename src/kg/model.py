@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .sources import FieldPath, YamlDocument
 
@@ -209,6 +210,7 @@ class Corpus:
     venues: tuple[Venue, ...]
     profiles: tuple[Profile, ...]
     records: tuple[Record, ...] = ()
+    root: Path = Path("data")  # the data directory as the caller wrote it, for messages that name its files
 
 
 # --- downloaded standard records (kg.records reads them into these) ---------------------------------------------

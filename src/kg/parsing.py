@@ -248,4 +248,4 @@ def parse_corpus(files: DataFiles) -> Corpus:
             errors.append(exc)
     if errors:
         raise SourceErrors(errors)
-    return Corpus(orgs, venues, tuple(profiles))
+    return Corpus(orgs, venues, tuple(profiles), root=files.root)

@@ -215,6 +215,7 @@ class _Unlisted:
     """Organisations named in profiles but not in the reference data: one slug per normalised name."""
 
     known: dict[str, Organization]
+    listing: Path  # the organizations.yaml to add them to
     names: dict[str, str] = field(default_factory=dict)
     keys: dict[str, str] = field(default_factory=dict)
     warnings: list[BuildWarning] = field(default_factory=list)
@@ -233,14 +234,14 @@ class _Unlisted:
         later = sorted({u.line for u in uses[1:] if u.line is not None and u.line != uses[0].line})
         also = f" (also used at line{'s' if len(later) > 1 else ''} {', '.join(map(str, later))})" if later else ""
         self.warnings.append(BuildWarning(uses[0], (
-            f"organisation {text!r} is not in data/organizations.yaml; the build made an organisation node from its "
-            f"name (id/organization/{slug}){also}. Add it to data/organizations.yaml with this name or an alias to "
+            f"organisation {text!r} is not in {self.listing}; the build made an organisation node from its "
+            f"name (id/organization/{slug}){also}. Add it to {self.listing} with this name or an alias to "
             f"give it an id, aliases and a parent, e.g. '- {{id: {slug}, name: {self.names[slug]}}}'")))
 
 
 def _check_references(corpus: Corpus, orgs: Lookup, venues: Lookup, known_orgs: dict[str, Organization]) -> _Unlisted:
     errors: list[SourceError] = []
-    unlisted = _Unlisted(known_orgs)
+    unlisted = _Unlisted(known_orgs, corpus.root / "organizations.yaml")
 
     def need(lookup: Lookup, text: str | None, origin: Origin, field: str) -> None:
         if text is not None and lookup.find(text) is None:

@@ -92,7 +92,7 @@ def _entry(entry: Any, ref: Reference) -> Item:
     if links:
         pub["links"] = links
     if written and not ident and status == "published":
-        item.reviews.append(f"venue '{written}' is not in data/venues.yaml; add it there and set venue: to link it")
+        item.reviews.append(ref.unknown_venue(written))
     if notes and any(not NOTE.match(n) for n in notes):
         item.notes.append("notes from the note field")
     item.value = pub

@@ -8,9 +8,6 @@ from ..resolve import normalize_name
 from .records import Draft
 from .venues import Reference
 
-UNKNOWN_ORG = ("unknown organisation '{}': kg build accepts it by name (it makes an organisation node from the name "
-               "and warns); to give it an id, aliases and a parent, add it to data/organizations.yaml with this name "
-               "or an alias")
 # a unit that only makes sense with the institution after it ('Department of Physics')
 SUBUNIT = re.compile(r"^(?:the\s+)?(?:department|dept\.?|school|faculty|division|chair)\s+(?:of|for)\b|"
                      r"\b(?:department|dept\.?|division)$", re.I)

@@ -10,7 +10,6 @@ from typing import Any
 from ..resolve import normalize_name
 from .dates import Span
 from .entries import ROLE_WORDS, Block, Piece, advisors_of, block_pieces, context_pieces, degree_parts
-from .orgs import UNKNOWN_ORG
 from .profile import add_link
 from .prose import (
     EMAIL,
@@ -155,7 +154,7 @@ def experience(page: Page, block: Block, heading_role: str | None = None) -> Non
     item.notes += [f"also on the page: {r.text}" for r in roles[1:]]
     item.notes += [f"place: {p.text}" for p in found if p.kind == "place"]
     item.notes += [f"also on the page: {p.text}" for p in found if p.kind == "advisors"]
-    item.reviews += [UNKNOWN_ORG.format(o.text) for o in orgs if not o.org]
+    item.reviews += [page.ref.unknown_org(o.text) for o in orgs if not o.org]
     item.value = value
     if not role or not orgs:
         item.reviews.append(f"no {'role' if not role else 'organisation'} recognised; kg build needs one, so "
@@ -204,7 +203,7 @@ def education(page: Page, block: Block) -> None:
         if org is institution:
             value["institution"] = org.org or org.text
             if not org.org:
-                item.reviews.append(UNKNOWN_ORG.format(org.text))
+                item.reviews.append(page.ref.unknown_org(org.text))
         elif kinds[org.org] in ("department", "lab"):
             value["department" if kinds[org.org] == "department" else "lab"] = org.org
         else:
@@ -268,7 +267,7 @@ def merge_prose_degrees(page: Page) -> None:
             value["institution"] = institution
             match = Item(value, [line_no])
             if degree.institution is None:
-                match.reviews.append(UNKNOWN_ORG.format(institution))
+                match.reviews.append(page.ref.unknown_org(institution))
             items.append(match)
         else:
             match.lines.append(line_no)

@@ -13,7 +13,7 @@ from .entries import ROLE_WORDS, Piece, pieces
 from .menu import is_menu_word
 from .name_guess import frequent_author, introduced_name
 from .names import is_name, script_lang, strip_honorific, title_case
-from .orgs import SUBUNIT, UNKNOWN_ORG
+from .orgs import SUBUNIT
 from .prose import EMAIL, find_metrics, is_sentence
 from .records import Draft, Item, Line
 from .sections import heading_kind
@@ -226,6 +226,6 @@ def header_line(draft: Draft, line: Line, ref: Reference) -> bool:
         del draft.fields["affiliation"]  # 'Department of Computer Science' on the line above its institution
     if orgs and "affiliation" not in draft.fields:
         org = affiliation_org(orgs)
-        review = None if org.org else UNKNOWN_ORG.format(org.text)
+        review = None if org.org else ref.unknown_org(org.text)
         draft.set("affiliation", org.org or org.text, [line.no], review)
     return True

@@ -304,8 +304,7 @@ def finish(parts: PubParts, block: PubBlock, ref: Reference, legend: str,
     if match and match.id is None and match.label and not re.fullmatch(r"(?i)preprint|under review|"
                                                                         r"under submission|in submission|"
                                                                         r"submitted|manuscript|", match.label):
-        item.reviews.append(f"venue '{match.label}' is not in data/venues.yaml; add it there and set venue: "
-                            "to link it")
+        item.reviews.append(ref.unknown_venue(match.label))
     if year and parts.year is None and (match is None or match.year is None):
         item.notes.append(f"year from the heading '{block.year}'")
     item.value = pub

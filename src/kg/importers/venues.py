@@ -50,6 +50,7 @@ class Reference:
     venue_phrases: list[tuple[str, str]] = field(default_factory=list)
     venue_cores: list[tuple[str, str]] = field(default_factory=list)
     venue_names: dict[str, str] = field(default_factory=dict)
+    data: Path = Path("data")  # the data directory as the user named it, for review notes that name its files
 
     @classmethod
     def load(cls, data: Path) -> Reference:
@@ -57,7 +58,7 @@ class Reference:
         if not data.is_dir():
             raise SourceError(Location(data), "data directory not found; pass --data DIR (it holds "
                                               "organizations.yaml and venues.yaml)")
-        ref = cls()
+        ref = cls(data=data)
         orgs_file, venues_file = data / "organizations.yaml", data / "venues.yaml"
         orgs = parse_organizations(read_yaml(orgs_file)) if orgs_file.exists() else ()
         venues = parse_venues(read_yaml(venues_file)) if venues_file.exists() else ()
@@ -76,6 +77,17 @@ class Reference:
         ref.org_phrases.sort(key=lambda p: -len(p[0]))
         ref.venue_phrases.sort(key=lambda p: -len(p[0]))
         return ref
+
+    def unknown_org(self, text: str) -> str:
+        """The review note of an organisation not in organizations.yaml."""
+        listing = self.data / "organizations.yaml"
+        return (f"unknown organisation '{text}': kg build accepts it by name (it makes an organisation node from the "
+                f"name and warns); to give it an id, aliases and a parent, add it to {listing} with this name or an "
+                "alias")
+
+    def unknown_venue(self, text: str) -> str:
+        """The review note of a venue not in venues.yaml."""
+        return f"venue '{text}' is not in {self.data / 'venues.yaml'}; add it there and set venue: to link it"
 
     def org(self, text: str) -> str | None:
         """The id of the organisation a text names, also without 'the' or a parenthesised other-script name."""

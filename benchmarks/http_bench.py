@@ -32,9 +32,10 @@ workers exist) is timed separately. RSS is summed over the whole process tree at
 warm-up and after all runs. The markdown ends with a "Done when" section: issue 18's targets, each with
 the measured value, the threshold and PASS/MISS.
 
-Bounded: wrk runs for --duration seconds with a --cap second request timeout; a server whose single
-request already takes more than a third of --duration is measured with at most a few sequential
-requests (reported as capped) instead. All traffic goes to 127.0.0.1.
+Bounded: wrk runs for --duration seconds with a --cap second request timeout; a slow query's runs are
+stretched (the same for every server, at most --longest seconds) so the fastest server completes about
+--min-requests requests; a server whose single request still takes more than a third of the run is
+measured with at most a few sequential requests (reported as capped) instead. All traffic goes to 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -206,6 +207,17 @@ def measure(server: Server, query: Query, clients: int, duration: float, cap: fl
     result["peak_rss_mb"] = round(MEMORY.window_peak(server.name) / 2**20, 1)
     result["load1"] = round(os.getloadavg()[0], 2)
     return result
+
+
+def cell_duration(duration: float, longest: float, requests: int, fastest: float, clients: int) -> float:
+    """Seconds for one (query, clients) cell, the same for every server: --duration, stretched (up to --longest)
+    so that the fastest server completes about --min-requests requests when one takes `fastest` seconds.
+
+    >>> cell_duration(6, 20, 20, 0.01, 8), cell_duration(6, 20, 20, 0.8, 1), cell_duration(6, 20, 20, 0.8, 8)
+    (6, 16.0, 8.0)
+    """
+    parallel = min(clients, os.cpu_count() or 1)
+    return min(max(duration, requests * fastest / parallel), max(duration, longest))
 
 
 def warm(server: Server, query: Query, seconds: float, single: float) -> None:
@@ -395,6 +407,11 @@ def main() -> None:
                              "(default: all of them; without rdflib from 1M triples on)")
     parser.add_argument("--clients", default="1,8", help="client counts (default 1,8)")
     parser.add_argument("--duration", type=float, default=10, help="seconds per measured run (default 10)")
+    parser.add_argument("--min-requests", type=int, default=20,
+                        help="stretch a slow query's runs so the fastest server completes about this many requests "
+                             "(default 20)")
+    parser.add_argument("--longest", type=float, default=20,
+                        help="the longest a stretched run may be, in seconds (default 20)")
     parser.add_argument("--repeats", type=int, default=3, help="runs per cell; medians are reported (default 3)")
     parser.add_argument("--warmup", type=float, default=2, help="seconds of 8-client warm-up per query and server")
     parser.add_argument("--cap", type=float, default=120, help="longest a single request may take, s (default 120)")
@@ -479,7 +496,8 @@ def main() -> None:
         "machine": {"cpus": os.cpu_count(), "memory_gb": round(os.sysconf("SC_PHYS_PAGES") * PAGE / 2**30, 1),
                     "platform": f"{platform.system()} {platform.release()}, Python {platform.python_version()}",
                     "load_at_start": os.getloadavg()},
-        "settings": {"duration": args.duration, "repeats": args.repeats, "clients": clients, "warmup": args.warmup,
+        "settings": {"duration": args.duration, "min_requests": args.min_requests, "longest": args.longest,
+                     "repeats": args.repeats, "clients": clients, "warmup": args.warmup,
                      "cap": args.cap, "design_duration": args.design_duration, "kg_workers": workers,
                      "kg_threads": threads, "flask_hello_query": hello_query},
         "data": data, "queries": [{"name": q.name, "comment": q.comment, "text": q.text} for q in queries],
@@ -505,13 +523,14 @@ def main() -> None:
             for server in measured:
                 warm(server, query, args.warmup, singles[query.name, server.name])
                 retime(server, query, singles, args.cap)
+            fastest = min(singles[query.name, server.name] for server in measured)
             for count in clients:
+                seconds = cell_duration(args.duration, args.longest, args.min_requests, fastest, count)
                 for repeat in range(args.repeats):
                     for server in measured:
-                        entry = measure(server, query, count, args.duration, args.cap,
-                                        singles[query.name, server.name])
+                        entry = measure(server, query, count, seconds, args.cap, singles[query.name, server.name])
                         runs.append({"query": query.name, "clients": count, "server": server.name,
-                                     "repeat": repeat, **entry})
+                                     "repeat": repeat, "cell_seconds": seconds, **entry})
                         log(f"{query.name} c={count} #{repeat} {server.name}: {fmt(entry.get('rps'))} req/s "
                             f"p50 {fmt(entry.get('p50_ms'), 2)} ms p99 {fmt(entry.get('p99_ms'), 2)} ms")
         result["runs"] = runs

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import time
@@ -41,6 +42,24 @@ def test_sparql_over_http(server) -> None:  # type: ignore[no-untyped-def]
                                "application/sparql-results+json")
     assert status == 200 and ctype.startswith("application/sparql-results+json")
     assert json.loads(body)["results"]["bindings"][0]["n"]["value"] == "Wencong Xiao"
+
+
+def test_gzip_over_http(server) -> None:  # type: ignore[no-untyped-def]
+    url, _ = server
+    query = "SELECT ?s ?p ?o WHERE { ?s ?p ?o } ORDER BY ?s ?p ?o LIMIT 300"
+    target = f"{url}/sparql?{urllib.parse.urlencode({'query': query})}"
+    plain = urllib.request.Request(target, headers={"Accept": "application/sparql-results+json"})
+    packed = urllib.request.Request(target, headers={"Accept": "application/sparql-results+json",
+                                                     "Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(plain, timeout=10) as response:
+        identity = response.read()
+        assert response.headers.get("Content-Encoding") is None
+    for _ in range(2):  # computed, then from the response cache
+        with urllib.request.urlopen(packed, timeout=10) as response:
+            assert response.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in response.headers["Vary"]
+            body = response.read()
+            assert int(response.headers["Content-Length"]) == len(body) < len(identity) / 3
+        assert gzip.decompress(body) == identity
 
 
 def test_sparql_post_form_over_http(server) -> None:  # type: ignore[no-untyped-def]

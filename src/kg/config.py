@@ -52,6 +52,7 @@ class Config:
     access_log: bool = field(default=False, metadata={"help": "Write an access log line per request (kg serve; off by default, it cost about 11 % of a cheap query)"})
     cache_bytes: int = field(default=64_000_000, metadata={"help": "Bytes of query results kept in the result cache (0 disables it)"})
     page_cache_bytes: int = field(default=32_000_000, metadata={"help": "Bytes of rendered pages and RDF documents kept per web worker, keyed by data version (0 disables it)"})
+    gzip_min_bytes: int = field(default=1024, metadata={"help": "Smallest text response body sent gzip-compressed to clients that send Accept-Encoding: gzip (0: never compress)"})
     response_cache_bytes: int = field(default=32_000_000, metadata={"help": "Bytes of whole responses to repeat GETs of /sparql, /page/ and /data/ kept per web worker and answered before Flask runs (0 disables it)"})
     write_token: str = field(default="", repr=False, metadata={"help": "Bearer token that enables writes (SPARQL Update, Graph Store PUT/POST/DELETE); empty: read-only"})
 

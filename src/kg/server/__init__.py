@@ -21,6 +21,7 @@ from ..config import Config
 from ..errors import KgError
 from ..store import Store
 from .changes import bp as changes_bp
+from .compression import Compression
 from .dumps import bp as dumps_bp
 from .errorpages import error_response, not_found_response
 from .explain import bp as explain_bp
@@ -61,8 +62,8 @@ def create_app(config: Config | None = None, store: Store | None = None) -> Flas
     app.register_error_handler(HTTPException, render_http_error)
     app.register_error_handler(Exception, render_unexpected)
     store_handle = app.extensions[EXTENSION]
-    app.wsgi_app = ResponseCache(QueryFastPath(app.wsgi_app, app, store_handle),  # type: ignore[method-assign]
-                                 store_handle)
+    app.wsgi_app = ResponseCache(  # type: ignore[method-assign]
+        Compression(QueryFastPath(app.wsgi_app, app, store_handle), config.gzip_min_bytes), store_handle)
     return app
 
 

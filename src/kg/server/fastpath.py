@@ -4,7 +4,8 @@ A cached SPARQL answer or page still cost a Flask request (the request and respo
 parsing the query string, negotiation, the after-request hooks): about three times what the engine needs for
 a cheap query. This WSGI middleware keeps the status, headers and body of each 200 answer to a GET of
 ``/sparql``, ``/page/`` or ``/data/`` under a key of everything the answer can depend on (data version, path,
-query string, Accept, Origin, Host, scheme, script name), and answers a repeat of it without entering Flask.
+query string, Accept, whether gzip is accepted, Origin, Host, scheme, script name), and answers a repeat of it
+without entering Flask (a gzip answer is kept compressed, so it is compressed once).
 
 Only plain GETs take part: a conditional request (If-None-Match, If-Modified-Since), a range, or a response
 that is not a 200, streams, sets a cookie or says no-store goes through Flask as before. A build or an HTTP
@@ -20,6 +21,7 @@ from typing import Any
 
 from ..errors import KgError
 from ..query.cache import ResultCache
+from .compression import accepts_gzip
 from .handle import StoreHandle
 from .pagecache import data_version
 
@@ -59,6 +61,7 @@ class ResponseCache:
         self.app, self.handle = app, store_handle
         self.sparql = config.response_cache_bytes > 0 and config.cache_bytes > 0
         self.pages = config.response_cache_bytes > 0 and config.page_cache_bytes > 0
+        self.gzip = config.gzip_min_bytes > 0  # a gzip answer and an identity answer are kept apart
         self.kept: ResultCache[Kept] = ResultCache(config.response_cache_bytes,
                                                    max(1, config.response_cache_bytes // 8))
         self._version: tuple[Any, str] | None = None
@@ -87,7 +90,8 @@ class ResponseCache:
         if not self.takes_part(environ):
             return self.app(environ, start_response)
         try:
-            key = (self.version(), *(str(environ.get(name, "")) for name in KEY_VARIABLES))
+            key = (self.version(), self.gzip and accepts_gzip(environ.get("HTTP_ACCEPT_ENCODING", "")),
+                   *(str(environ.get(name, "")) for name in KEY_VARIABLES))
         except KgError:  # no store yet, a remote store down: Flask answers with the error page
             return self.app(environ, start_response)
         kept = self.kept.get(key)

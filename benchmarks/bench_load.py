@@ -42,16 +42,19 @@ def parse_duration_ms(text: str) -> float:
     return float(match.group(1)) * UNITS[match.group(2)]
 
 
-def run_wrk(url: str, query: str, clients: int, duration: float, timeout: float) -> dict[str, Any]:
-    """One wrk run of a SPARQL query (GET, SPARQL JSON results)."""
+def run_wrk(url: str, query: str, clients: int, duration: float, timeout: float,
+            headers: tuple[str, ...] = ()) -> dict[str, Any]:
+    """One wrk run of a SPARQL query (GET, SPARQL JSON results, any extra "Name: value" headers)."""
     return run_wrk_url(url + "?" + urllib.parse.urlencode({"query": query}), JSON_RESULTS, clients, duration,
-                       timeout)
+                       timeout, headers)
 
 
-def run_wrk_url(full: str, accept: str, clients: int, duration: float, timeout: float) -> dict[str, Any]:
+def run_wrk_url(full: str, accept: str, clients: int, duration: float, timeout: float,
+                headers: tuple[str, ...] = ()) -> dict[str, Any]:
     """One wrk run against a full URL; requests/s counts only 2xx answers; percentiles from wrk_percentiles.lua."""
+    extra = [arg for header in headers for arg in ("-H", header)]
     command = ["wrk", "-t", str(min(clients, 2)), "-c", str(clients), "-d", f"{duration:g}s",
-               "--timeout", f"{timeout:g}s", "-s", str(WRK_SCRIPT), "-H", f"Accept: {accept}", full]
+               "--timeout", f"{timeout:g}s", "-s", str(WRK_SCRIPT), "-H", f"Accept: {accept}", *extra, full]
     out = subprocess.run(command, capture_output=True, text=True, timeout=duration + timeout + 30).stdout
     match = re.search(r"^WRK_JSON (\{.*\})\s*$", out, re.M)
     if not match:

@@ -120,6 +120,31 @@ def rps_cell(s: dict[str, Any] | None, few: bool = True) -> str:
     return fmt(s["rps"]) + mark
 
 
+def gzip_table(result: dict[str, Any]) -> list[str]:
+    """The cached server's answers with Accept-Encoding: gzip beside the same without, and Oxigraph's lookup."""
+    runs = result.get("gzip_runs")
+    if not runs:
+        return []
+    summary = {(s["query"], s["clients"], s["server"]): s for s in result["summary"]}
+    packed: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for run in runs:
+        packed.setdefault((run["query"], run["clients"]), []).append(run)
+    lines = ["", "## Cached answers with Accept-Encoding: gzip (kg)", "",
+             "kg (caches on) again, each client sending Accept-Encoding: gzip: the response cache keeps the "
+             "compressed answer, so a repeat costs no compression. Oxigraph does not compress.", "",
+             "| query | clients | kg, gzip req/s | bytes per answer (headers included) | kg, identity req/s | "
+             "oxigraph lookup req/s | gzip / oxigraph lookup |", "|---|---:|---:|---:|---:|---:|---:|"]
+    for (query, clients), group in packed.items():
+        rps = sorted(r["rps"] for r in group)[len(group) // 2]
+        size = sorted(r["bytes_each"] or 0 for r in group)[len(group) // 2]
+        plain = (summary.get((query, clients, "kg")) or {}).get("rps")
+        base = (summary.get((LOOKUP, clients, "oxigraph")) or {}).get("rps")
+        lines.append(f"| {query} | {clients} | {fmt(rps)} | {size:,} | {fmt(plain)} | {fmt(base)} | "
+                     f"{rps / base:.2f}x |" if base else f"| {query} | {clients} | {fmt(rps)} | {size:,} | "
+                     f"{fmt(plain)} | – | – |")
+    return lines
+
+
 def markdown(result: dict[str, Any]) -> str:
     servers = [s for s in result["servers"]]
     summary = {(s["query"], s["clients"], s["server"]): s for s in result["summary"]}
@@ -168,6 +193,7 @@ def markdown(result: dict[str, Any]) -> str:
             cells.append("" if s is None or s.get("skipped") else
                          f"{fmt(s['p50_ms'], 2)} / {fmt(s.get('p95_ms'), 2)} / {fmt(s['p99_ms'], 2)}")
         lines.append(f"| {key[0]} | {key[1]} | " + " | ".join(cells) + " |")
+    lines += gzip_table(result)
     pages = result.get("pages")
     if pages:
         pservers = list(dict.fromkeys(s["server"] for s in pages["summary"]))

@@ -220,6 +220,23 @@ def cell_duration(duration: float, longest: float, requests: int, fastest: float
     return min(max(duration, requests * fastest / parallel), max(duration, longest))
 
 
+def measure_gzip(server: Server, queries: list[Query], clients: list[int], args: argparse.Namespace,
+                 singles: dict[Any, float]) -> list[dict[str, Any]]:
+    """The cached server's runs again with Accept-Encoding: gzip (answers kept compressed): req/s, bytes each."""
+    runs = []
+    for query in queries:
+        for count in clients:
+            if singles.get((query.name, server.name), 0) * count > args.duration:
+                continue
+            for repeat in range(args.repeats):
+                entry = run_wrk(server.url, query.text, count, args.duration, args.cap, ("Accept-Encoding: gzip",))
+                wait_quiet(server, args.cap)
+                entry["bytes_each"] = round(entry["bytes"] / entry["requests"]) if entry["requests"] else None
+                runs.append({"query": query.name, "clients": count, "server": "kg-gzip", "repeat": repeat, **entry})
+                log(f"{query.name} c={count} #{repeat} kg-gzip: {fmt(entry.get('rps'))} req/s")
+    return runs
+
+
 def warm(server: Server, query: Query, seconds: float, single: float) -> None:
     """Bring pools and caches up: a short 8-client wrk run (skipped for servers this slow)."""
     if single > 1 or seconds <= 0:
@@ -407,6 +424,8 @@ def main() -> None:
                              "(default: all of them; without rdflib from 1M triples on)")
     parser.add_argument("--clients", default="1,8", help="client counts (default 1,8)")
     parser.add_argument("--duration", type=float, default=10, help="seconds per measured run (default 10)")
+    parser.add_argument("--gzip", action=argparse.BooleanOptionalAction, default=True,
+                        help="also run kg (cached) with Accept-Encoding: gzip (default on)")
     parser.add_argument("--min-requests", type=int, default=20,
                         help="stretch a slow query's runs so the fastest server completes about this many requests "
                              "(default 20)")
@@ -534,6 +553,9 @@ def main() -> None:
                         log(f"{query.name} c={count} #{repeat} {server.name}: {fmt(entry.get('rps'))} req/s "
                             f"p50 {fmt(entry.get('p50_ms'), 2)} ms p99 {fmt(entry.get('p99_ms'), 2)} ms")
         result["runs"] = runs
+        cached = next((s for s in servers if s.name == "kg"), None)
+        if cached is not None and args.gzip:
+            result["gzip_runs"] = measure_gzip(cached, queries, clients, args, singles)
         page_servers = [s for s in servers if s.name in ("kg", "kg-nocache", "oxigraph")]
         if args.pages and page_servers:
             finder = next((s for s in page_servers if s.name == "oxigraph"), page_servers[0])

@@ -409,3 +409,21 @@ def test_construct_bytes_do_not_depend_on_blank_node_labels() -> None:
     assert len(canonical_lines(one + other)) == 6  # two distinct blank nodes, however alike: kept apart
     plain = b'<http://e/s> <http://e/p> "b" .\n<http://e/s> <http://e/p> "a" .\n<http://e/s> <http://e/p> "a" .\n'
     assert canonical_lines(plain) == [b'<http://e/s> <http://e/p> "a" .\n', b'<http://e/s> <http://e/p> "b" .\n']
+
+
+@pytest.mark.parametrize("function", ["RAND()", "NOW()", "STRUUID()", "UUID()", "BNODE()"])
+def test_an_answer_that_changes_per_run_is_never_kept(built_store_dir: Path, function: str) -> None:
+    app = create_app(Config(data=PROJECT_ROOT / "data", store=built_store_dir, query_workers=0))  # caches on
+    client = app.test_client()
+    query = f"SELECT ?v WHERE {{ BIND({function} AS ?v) }}"
+    answers = []
+    for send in (lambda: client.get("/sparql", query_string={"query": query}, headers={"Accept": "text/csv"}),
+                 lambda: client.post("/sparql", data={"query": query}, headers={"Accept": "text/csv"})):
+        for _ in range(2):
+            response = send()
+            assert response.status_code == 200 and response.headers["Cache-Control"] == "no-store"
+            answers.append(response.data)
+    if function != "BNODE()":  # a fresh blank node each run, but labels are per result
+        assert len(set(answers)) == len(answers), answers
+    same = client.get("/sparql", query_string={"query": "SELECT ?v WHERE { BIND(1 AS ?v) }"})
+    assert "no-store" not in same.headers.get("Cache-Control", "")

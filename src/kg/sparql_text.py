@@ -18,6 +18,7 @@ from .errors import BadQuery
 
 REFUSED_KEYWORDS = {"SERVICE": "federated queries (SERVICE) are not allowed on this endpoint"}
 MAX_NESTING = 100
+VOLATILE_FUNCTIONS = frozenset({"RAND", "NOW", "UUID", "STRUUID", "BNODE"})
 OPENERS, CLOSERS = "({[", ")}]"
 
 _TOKEN = re.compile(
@@ -79,6 +80,16 @@ def uses_service(query: str) -> bool:
     True
     """
     return "SERVICE" in keywords(query)
+
+
+def volatile(query: str) -> bool:
+    """Whether the query calls a function whose value changes from one run to the next (RAND, NOW, UUID,
+    STRUUID, BNODE), so that its answer must not be kept and served again.
+
+    >>> volatile("SELECT (NOW() AS ?t) {}"), volatile('SELECT ?now { ?now ex:rand "RAND()" }')
+    (True, False)
+    """
+    return not VOLATILE_FUNCTIONS.isdisjoint(keywords(query))
 
 
 def nesting_error(query: str, limit: int = MAX_NESTING) -> str | None:

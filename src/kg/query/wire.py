@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from ..sparql_text import volatile
+
 READY = b"ready"
 OK = b"o"
 ERROR = b"e"
@@ -38,6 +40,11 @@ class QueryJob:
     def digest(self) -> bytes:
         """The SHA-256 digest of the query text."""
         return hashlib.sha256(self.text.encode("utf-8", "surrogatepass")).digest()
+
+    @cached_property
+    def volatile(self) -> bool:
+        """Whether the answer changes from run to run (RAND, NOW, UUID...): it is then never kept."""
+        return volatile(self.text)
 
     @property
     def cost_key(self) -> tuple[Any, ...]:

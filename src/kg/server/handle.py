@@ -72,8 +72,8 @@ class StoreHandle:
     def execute(self, job: QueryJob) -> bytes:
         """Answer a query job: from the result cache, a worker process, the remote store, or in this thread."""
         store = self.get()
-        key = job.cache_key(store.version)
-        cached = self.cache.get(key)
+        key = None if job.volatile else job.cache_key(store.version)
+        cached = self.cache.get(key) if key is not None else None
         if cached is not None:
             return cached
         pool = self.pool(store)
@@ -83,7 +83,8 @@ class StoreHandle:
             body = self._remote_answer(store, job)
         else:
             body = answer(store, job)
-        self.cache.put(key, body)
+        if key is not None:
+            self.cache.put(key, body)
         return body
 
     def _remote_answer(self, store: Any, job: QueryJob) -> bytes:

@@ -28,7 +28,7 @@ from .cors import cors_headers
 from .fastpath import SPARQL_PATHS, StartResponse, WsgiApp
 from .handle import StoreHandle
 from .operation import operation_from, query_params
-from .sparql import RAISED, answer_formats, checked_form, query_job
+from .sparql import NOT_KEPT, RAISED, answer_formats, checked_form, query_job
 
 VIEW_ONLY_FORMATS = (Format.HTML, Format.JSON_LD)  # the view renders a page or compacts the triples
 URL_VARIABLES = ("wsgi.url_scheme", "HTTP_HOST", "SERVER_NAME", "SERVER_PORT", "SCRIPT_NAME")
@@ -89,5 +89,6 @@ class QueryFastPath:
             return self.app(environ, start_response)
         varies, cors = cors_headers(self.config.cors_origins, environ.get("HTTP_ORIGIN"), "GET", None)
         start_response("200 OK", [("Content-Type", fmt.content_type), ("Content-Length", str(len(body))),
-                                  ("Vary", "Accept, Origin" if varies else "Accept"), *cors])
+                                  ("Vary", "Accept, Origin" if varies else "Accept"), *cors,
+                                  *((("Cache-Control", NOT_KEPT),) if job.volatile else ())])
         return [body]

@@ -34,6 +34,7 @@ bp = Blueprint("sparql", __name__)
 FORMS: ResultCache[bytes] = ResultCache(max_bytes=1_000_000, max_entry=1_000)
 DESCRIPTION_FORMATS: tuple[Format, ...] = GRAPH_FORMATS + (Format.HTML,)
 WIRE_FORMATS = {Format.HTML: Format.SPARQL_JSON, Format.JSON_LD: Format.N_TRIPLES}  # what a worker writes for them
+NOT_KEPT = "no-store"  # Cache-Control of an answer that changes from run to run (RAND, NOW, UUID...)
 RAISED = "kg.sparql.raised"  # environ key: an error met before Flask ran (kg.server.querypath), rendered here
 
 
@@ -125,6 +126,15 @@ def answer_query(operation: Operation) -> Response:
         raise
     fmt = negotiate(request.headers.get("Accept"), answer_formats(form), operation.format)
     job = query_job(config, operation, endpoint_url(), fmt)
+    response = answer_job(operation, job, fmt)
+    if job.volatile:
+        response.headers["Cache-Control"] = NOT_KEPT
+    return response
+
+
+def answer_job(operation: Operation, job: QueryJob, fmt: Format) -> Response:
+    """The response to a checked query's job in its negotiated format (HTML: the query page with a preview)."""
+    config = get_config()
     if fmt is Format.JSON_LD:  # compacted with the project's context, as the dumps are
         triples = list(ox.parse(handle().execute(job), format=ox.RdfFormat.N_TRIPLES))
         return negotiated(compact_jsonld(triples, load_context(config)), fmt)

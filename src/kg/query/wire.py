@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from ..sparql_text import volatile
-
 READY = b"ready"
 OK = b"o"
 ERROR = b"e"
@@ -35,16 +33,12 @@ class QueryJob:
     max_results: int
     timeout: float
     preview: int = 0
+    volatile: bool = False  # the answer changes from run to run (RAND, NOW...): never kept (not sent to workers)
 
     @cached_property
     def digest(self) -> bytes:
         """The SHA-256 digest of the query text."""
         return hashlib.sha256(self.text.encode("utf-8", "surrogatepass")).digest()
-
-    @cached_property
-    def volatile(self) -> bool:
-        """Whether the answer changes from run to run (RAND, NOW, UUID...): it is then never kept."""
-        return volatile(self.text)
 
     @property
     def cost_key(self) -> tuple[Any, ...]:

@@ -3,7 +3,7 @@
 An uncached cheap query spent about half its time in Flask's request handling (the request context, routing,
 the response object and the after-request hooks) around the query worker's round trip. This WSGI middleware
 answers a GET of ``/sparql?query=...`` whose format is a results or graph format itself: it reads the
-operation with the same functions as the Flask view (``operation_from``, ``checked_form``, ``negotiate``,
+operation with the same functions as the Flask view (``operation_from``, ``checked_query``, ``negotiate``,
 ``query_job``), runs it through the store handle (result cache, query workers, admission, time and memory
 limits unchanged) and writes the same status and headers the view and its CORS hook would.
 
@@ -28,7 +28,7 @@ from .cors import cors_headers
 from .fastpath import SPARQL_PATHS, StartResponse, WsgiApp
 from .handle import StoreHandle
 from .operation import operation_from, query_params
-from .sparql import NOT_KEPT, RAISED, answer_formats, checked_form, query_job
+from .sparql import NOT_KEPT, RAISED, answer_formats, checked_query, query_job
 
 VIEW_ONLY_FORMATS = (Format.HTML, Format.JSON_LD)  # the view renders a page or compacts the triples
 URL_VARIABLES = ("wsgi.url_scheme", "HTTP_HOST", "SERVER_NAME", "SERVER_PORT", "SCRIPT_NAME")
@@ -69,10 +69,11 @@ class QueryFastPath:
             operation = operation_from(query_params(raw.encode("latin-1"), self.config.max_request_bytes), None, "GET")
             if operation.kind != "query":
                 return None
-            fmt = negotiate(environ.get("HTTP_ACCEPT"), answer_formats(checked_form(operation.text)), operation.format)
+            checked = checked_query(operation.text)
+            fmt = negotiate(environ.get("HTTP_ACCEPT"), answer_formats(checked.form), operation.format)
             if fmt in VIEW_ONLY_FORMATS:
                 return None
-            return query_job(self.config, operation, self.endpoint_url(environ), fmt), fmt
+            return query_job(self.config, operation, self.endpoint_url(environ), fmt, checked.volatile), fmt
         except Exception:  # noqa: BLE001 - refused or odd (a bad Host...): the view answers, with its error or page
             return None
 

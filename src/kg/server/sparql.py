@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 
 import pyoxigraph as ox
 from flask import Blueprint, Response, request, url_for
@@ -22,7 +23,7 @@ from ..negotiation import negotiate
 from ..query.cache import ResultCache
 from ..query.executor import QueryJob
 from ..query.results import formats_for, serialize_rdf
-from ..sparql_text import check_query, query_form
+from ..sparql_text import check_query, query_form, volatile
 from .cors import add_cors_headers
 from .handle import get_config, get_store, handle
 from .operation import Operation, read_operation
@@ -78,17 +79,25 @@ def endpoint() -> Response:
     return answer_query(operation)
 
 
-def checked_form(text: str) -> str:
-    """Refuse what the guard refuses and return the query form, read from the tokens (nothing is evaluated;
-    cached by the text's digest in a cache bounded in bytes)."""
+@dataclass(frozen=True)
+class Checked:
+    """What the tokens of an accepted query say: its form, and whether its answer changes from run to run."""
+
+    form: str
+    volatile: bool
+
+
+def checked_query(text: str) -> Checked:
+    """Refuse what the guard refuses and read the query form and volatility from the tokens (nothing is
+    evaluated; cached by the text's digest in a cache bounded in bytes)."""
     key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
     cached = FORMS.get(key)
     if cached is not None:
-        return cached.decode("ascii")
+        return Checked(cached[:-1].decode("ascii"), cached.endswith(b"!"))
     check_query(text)
-    form = query_form(text)
-    FORMS.put(key, form.encode("ascii"))
-    return form
+    found = Checked(query_form(text), volatile(text))
+    FORMS.put(key, found.form.encode("ascii") + (b"!" if found.volatile else b"."))
+    return found
 
 
 def answer_formats(form: str) -> tuple[Format, ...]:
@@ -96,12 +105,13 @@ def answer_formats(form: str) -> tuple[Format, ...]:
     return tuple(formats_for(form)) + (Format.HTML,)
 
 
-def query_job(config: Config, operation: Operation, base_iri: str, fmt: Format) -> QueryJob:
+def query_job(config: Config, operation: Operation, base_iri: str, fmt: Format, volatile: bool) -> QueryJob:
     """The job that answers a query operation in a negotiated format (HTML: a preview of the first rows)."""
     return QueryJob(text=operation.text, base_iri=base_iri, default_graphs=operation.default_graphs,
                     named_graphs=operation.named_graphs, dataset=operation.has_dataset,
                     format=WIRE_FORMATS.get(fmt, fmt).name, max_results=config.max_results,
-                    timeout=config.query_timeout, preview=config.html_rows if fmt is Format.HTML else 0)
+                    timeout=config.query_timeout, preview=config.html_rows if fmt is Format.HTML else 0,
+                    volatile=volatile)
 
 
 def prefers_html() -> bool:
@@ -117,15 +127,15 @@ def answer_query(operation: Operation) -> Response:
     """
     config = get_config()
     try:
-        form = checked_form(operation.text)
+        checked = checked_query(operation.text)
     except BadQuery as error:
         if operation.format is None and prefers_html():
             page = negotiated(render_results_html(operation.text, error=str(error)), Format.HTML)
             page.status_code = error.status
             return page
         raise
-    fmt = negotiate(request.headers.get("Accept"), answer_formats(form), operation.format)
-    job = query_job(config, operation, endpoint_url(), fmt)
+    fmt = negotiate(request.headers.get("Accept"), answer_formats(checked.form), operation.format)
+    job = query_job(config, operation, endpoint_url(), fmt, checked.volatile)
     response = answer_job(operation, job, fmt)
     if job.volatile:
         response.headers["Cache-Control"] = NOT_KEPT

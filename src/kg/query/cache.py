@@ -50,8 +50,10 @@ class ResultCache(Generic[V]):
     def put(self, key: Hashable, value: V, size: int | None = None) -> None:
         """Keep a value of the given size in bytes (default: its length), evicting the least recently used ones
         past max_bytes."""
+        if self.max_bytes <= 0:
+            return
         total = (len(value) if size is None else size) + key_size(key) + ENTRY_OVERHEAD  # type: ignore[arg-type]
-        if total > self.max_entry or self.max_bytes <= 0:
+        if total > self.max_entry:
             return
         with self.lock:
             old = self.entries.pop(key, None)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from .sparql_text import CLOSERS, FORMS, OPENERS, UPDATE_KEYWORDS, token_spans
@@ -116,19 +116,26 @@ def _excerpt(query: str, spot: Spot) -> list[str]:
     return shown + [f"  {'':>{width}} | {' ' * (column - 1)}{caret}"]
 
 
-def unknown_form(query: str) -> tuple[Spot, str] | None:
-    """A misspelt query form after the prologue (SELEC), and the keyword meant."""
+def _declarations_skipped(text: str) -> Iterator[tuple[str, str, int]]:
+    """The tokens of a query or update without comments and without its BASE and PREFIX declarations."""
     expecting = 0
-    for kind, text, start in token_spans(query):
+    for kind, token, start in token_spans(text):
         if kind == "comment":
             continue
         if expecting:
             expecting -= 1
             continue
-        word = text.upper()
-        if word in ("BASE", "PREFIX"):
+        word = token.upper()
+        if kind == "name" and word in ("BASE", "PREFIX"):
             expecting = 1 if word == "BASE" else 2
             continue
+        yield kind, token, start
+
+
+def unknown_form(query: str) -> tuple[Spot, str] | None:
+    """A misspelt query form after the prologue (SELEC), and the keyword meant."""
+    for kind, text, start in _declarations_skipped(query):
+        word = text.upper()
         if word in FORMS or kind != "name":
             return None
         close = difflib.get_close_matches(word, sorted(FORMS), n=1, cutoff=0.6)
@@ -143,13 +150,8 @@ def unknown_operation(update: str) -> tuple[Spot, str] | None:
     >>> unknown_operation("INSERT DATA { <a> <b> <c> } ; DELET WHERE { ?s ?p ?o }")[1]
     "'DELET' is not an update operation: did you mean DELETE?"
     """
-    expecting, depth, starting = 0, 0, True
-    for kind, text, start in token_spans(update):
-        if kind == "comment":
-            continue
-        if expecting:
-            expecting -= 1
-            continue
+    depth, starting = 0, True
+    for kind, text, start in _declarations_skipped(update):
         word = text.upper() if kind == "name" else text
         if word in OPENERS:
             depth += 1
@@ -157,8 +159,6 @@ def unknown_operation(update: str) -> tuple[Spot, str] | None:
             depth = max(0, depth - 1)
         elif depth == 0 and word == ";":
             starting = True
-        elif depth == 0 and word in ("BASE", "PREFIX"):
-            expecting = 1 if word == "BASE" else 2
         elif starting and depth == 0:
             if kind == "name" and word not in UPDATE_KEYWORDS:
                 close = difflib.get_close_matches(word, sorted(UPDATE_KEYWORDS), n=1, cutoff=0.6)

@@ -11,6 +11,7 @@ from flask import Flask
 from kg.config import Config
 from kg.server import create_app
 from kg.server.fastpath import ResponseCache, kept_size
+from kg.server.handle import data_version
 
 from .conftest import REPO_DATA
 
@@ -108,6 +109,9 @@ class FakeHandle:
 
     def get(self) -> FakeStore:
         return self.store
+
+    def version(self) -> str:
+        return data_version(self.store)
 
 
 def test_a_new_data_version_is_a_miss() -> None:

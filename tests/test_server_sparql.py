@@ -427,3 +427,35 @@ def test_an_answer_that_changes_per_run_is_never_kept(built_store_dir: Path, fun
         assert len(set(answers)) == len(answers), answers
     same = client.get("/sparql", query_string={"query": "SELECT ?v WHERE { BIND(1 AS ?v) }"})
     assert "no-store" not in same.headers.get("Cache-Control", "")
+
+
+def test_a_get_answer_has_an_etag_and_revalidates_to_304(built_store_dir: Path) -> None:
+    app = create_app(Config(data=PROJECT_ROOT / "data", store=built_store_dir, query_workers=0))
+    client = app.test_client()
+    query = {"query": "SELECT ?p WHERE { ?p a <http://schema.org/Person> } ORDER BY ?p"}
+    first = client.get("/sparql", query_string=query, headers={"Accept": "text/csv"})
+    tag = first.headers["ETag"]
+    assert first.status_code == 200 and first.headers["Cache-Control"] == "public, no-cache"
+    assert client.get("/sparql", query_string=query, headers={"Accept": "text/csv"}).headers["ETag"] == tag
+    as_json = client.get("/sparql", query_string=query, headers={"Accept": "application/sparql-results+json"})
+    assert as_json.headers["ETag"] != tag
+    again = client.get("/sparql", query_string=query, headers={"Accept": "text/csv", "If-None-Match": tag})
+    assert again.status_code == 304 and again.headers["ETag"] == tag and not again.data
+    assert "Accept" in again.headers["Vary"]
+    stale = client.get("/sparql", query_string=query, headers={"Accept": "text/csv", "If-None-Match": '"old"'})
+    assert stale.status_code == 200 and stale.data == first.data
+    posted = client.post("/sparql", data=query, headers={"Accept": "text/csv"})
+    assert posted.status_code == 200 and "ETag" not in posted.headers
+
+
+def test_the_answer_tag_names_the_data_version_and_the_request() -> None:
+    from dataclasses import replace
+
+    from kg.query.wire import QueryJob
+    from kg.server.sparql import answer_tag
+
+    job = QueryJob(text="ASK {}", base_iri="http://a/sparql", default_graphs=(), named_graphs=(), dataset=False,
+                   format="CSV", max_results=10, timeout=1.0)
+    other_base = replace(job, base_iri="http://b/sparql")
+    assert answer_tag(job, "v1") == answer_tag(job, "v1") != answer_tag(job, "v2")
+    assert answer_tag(job, "v1") != answer_tag(other_base, "v1")

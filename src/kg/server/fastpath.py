@@ -23,7 +23,6 @@ from ..errors import KgError
 from ..query.cache import ResultCache
 from .compression import accepts_gzip
 from .handle import StoreHandle
-from .pagecache import data_version
 
 StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
@@ -64,7 +63,6 @@ class ResponseCache:
         self.gzip = config.gzip_min_bytes > 0  # a gzip answer and an identity answer are kept apart
         self.kept: ResultCache[Kept] = ResultCache(config.response_cache_bytes,
                                                    max(1, config.response_cache_bytes // 8))
-        self._version: tuple[Any, str] | None = None
 
     def takes_part(self, environ: dict[str, Any]) -> bool:
         """Whether a request may be answered from, or kept in, the cache."""
@@ -75,22 +73,12 @@ class ResponseCache:
             return self.sparql and bool(environ.get("QUERY_STRING"))
         return self.pages and path.startswith(PAGE_PREFIXES)
 
-    def version(self) -> str:
-        """The data version of the current store (its digest computed once per store object)."""
-        store = self.handle.get()
-        known = self._version
-        if known is not None and known[0] is store:
-            return known[1]
-        digest = data_version(store)
-        self._version = (store, digest)
-        return digest
-
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         """Answer from the cache, or let Flask answer and keep a keepable response."""
         if not self.takes_part(environ):
             return self.app(environ, start_response)
         try:
-            key = (self.version(), self.gzip and accepts_gzip(environ.get("HTTP_ACCEPT_ENCODING", "")),
+            key = (self.handle.version(), self.gzip and accepts_gzip(environ.get("HTTP_ACCEPT_ENCODING", "")),
                    *(str(environ.get(name, "")) for name in KEY_VARIABLES))
         except KgError:  # no store yet, a remote store down: Flask answers with the error page
             return self.app(environ, start_response)

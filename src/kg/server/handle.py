@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import threading
 import time
@@ -29,6 +31,12 @@ REMOTE_REFRESH_SECONDS = 1.0
 STORE_RESOLVE_SECONDS = 1.0
 
 
+def data_version(store: Any) -> str:
+    """A short digest naming the store's data version (its version and build or write time)."""
+    stamp = (store.version, str(store.metadata.get("built_at")), str(store.metadata.get("written_at")))
+    return hashlib.sha256(json.dumps(stamp).encode("utf-8")).hexdigest()[:20]
+
+
 class StoreHandle:
     """Hands out the current Store; a given store is fixed, a configured path follows the symlink."""
 
@@ -46,6 +54,7 @@ class StoreHandle:
         self._remote_admission = threading.BoundedSemaphore(max(1, config.max_pending))
         self.cache: ResultCache[bytes] = ResultCache(config.cache_bytes, max(1, config.cache_bytes // 16))
         self.pages: ResultCache[bytes] = ResultCache(config.page_cache_bytes, max(1, config.page_cache_bytes // 8))
+        self._version: tuple[Any, str] | None = None  # (store object, its data_version)
 
     @property
     def fixed(self) -> bool:
@@ -95,6 +104,16 @@ class StoreHandle:
             return answer(store, job)
         finally:
             self._remote_admission.release()
+
+    def version(self) -> str:
+        """The data version of the current store (its digest computed once per store object)."""
+        store = self.get()
+        known = self._version
+        if known is not None and known[0] is store:
+            return known[1]
+        digest = data_version(store)
+        self._version = (store, digest)
+        return digest
 
     def get(self) -> Any:
         """The current store (raises StoreMissing while none has been built)."""

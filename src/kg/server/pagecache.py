@@ -8,7 +8,6 @@ and every ETag. The cache is per process, bounded in bytes (``KG_PAGE_CACHE_BYTE
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 from collections.abc import Callable
 from typing import Any
@@ -17,16 +16,10 @@ from flask import Response, request
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..formats import Format
-from .handle import get_store, handle
+from .handle import data_version, get_store, handle
 
 CACHE_CONTROL = "public, no-cache"  # keep, but revalidate: the data changes with every build or write
 KEPT_HEADERS = ("Content-Type", "Link", "Content-Disposition")
-
-
-def data_version(store: Any) -> str:
-    """A short digest naming the store's data version (its version and build or write time)."""
-    stamp = (store.version, str(store.metadata.get("built_at")), str(store.metadata.get("written_at")))
-    return hashlib.sha256(json.dumps(stamp).encode("utf-8")).hexdigest()[:20]
 
 
 def etag_for(store: Any, name: str) -> str:

@@ -28,7 +28,8 @@ from .cors import cors_headers
 from .fastpath import SPARQL_PATHS, StartResponse, WsgiApp
 from .handle import StoreHandle
 from .operation import operation_from, query_params
-from .sparql import NOT_KEPT, RAISED, answer_formats, checked_query, query_job
+from .pagecache import CACHE_CONTROL
+from .sparql import NOT_KEPT, RAISED, answer_formats, answer_tag, checked_query, query_job
 
 VIEW_ONLY_FORMATS = (Format.HTML, Format.JSON_LD)  # the view renders a page or compacts the triples
 URL_VARIABLES = ("wsgi.url_scheme", "HTTP_HOST", "SERVER_NAME", "SERVER_PORT", "SCRIPT_NAME")
@@ -60,7 +61,8 @@ class QueryFastPath:
 
     def prepare(self, environ: dict[str, Any]) -> tuple[Any, Format] | None:
         """The query job and the negotiated format of a request this path answers, or None to leave it to Flask."""
-        if environ.get("REQUEST_METHOD") != "GET" or environ.get("PATH_INFO") not in SPARQL_PATHS:
+        if (environ.get("REQUEST_METHOD") != "GET" or environ.get("PATH_INFO") not in SPARQL_PATHS
+                or "HTTP_IF_NONE_MATCH" in environ):  # a revalidation: the view answers 304 or the query
             return None
         raw = environ.get("QUERY_STRING", "")
         if not raw:
@@ -89,7 +91,8 @@ class QueryFastPath:
             environ[RAISED] = error
             return self.app(environ, start_response)
         varies, cors = cors_headers(self.config.cors_origins, environ.get("HTTP_ORIGIN"), "GET", None)
+        caching = (("Cache-Control", NOT_KEPT),) if job.volatile else (
+            ("ETag", f'"{answer_tag(job, self.handle.version())}"'), ("Cache-Control", CACHE_CONTROL))
         start_response("200 OK", [("Content-Type", fmt.content_type), ("Content-Length", str(len(body))),
-                                  ("Vary", "Accept, Origin" if varies else "Accept"), *cors,
-                                  *((("Cache-Control", NOT_KEPT),) if job.volatile else ())])
+                                  ("Vary", "Accept, Origin" if varies else "Accept"), *cors, *caching])
         return [body]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import pyoxigraph as ox
 from flask import Blueprint, Response, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
 
 from ..config import Config
 from ..errors import BadQuery, KgError
@@ -27,6 +28,7 @@ from ..sparql_text import check_query, query_form, volatile
 from .cors import add_cors_headers
 from .handle import get_config, get_store, handle
 from .operation import Operation, read_operation
+from .pagecache import mark, not_modified
 from .query_page import render_results_html
 from .service import SD_PREFIXES, ox_triples, query_page, service_description
 from .updates import answer_update
@@ -66,7 +68,7 @@ def negotiated(body: bytes | str, fmt: Format) -> Response:
 
 
 @bp.route("/sparql", methods=["GET", "POST"], strict_slashes=False)
-def endpoint() -> Response:
+def endpoint() -> BaseResponse:
     """Answer one SPARQL Protocol request."""
     config = get_config()
     operation = read_operation(request, config.max_request_bytes)
@@ -119,7 +121,7 @@ def prefers_html() -> bool:
     return request.accept_mimetypes.best_match(["application/sparql-results+json", "text/html"]) == "text/html"
 
 
-def answer_query(operation: Operation) -> Response:
+def answer_query(operation: Operation) -> BaseResponse:
     """Check the query and learn its form, negotiate the format, then answer it (cache, worker or in-process).
 
     A browser (text/html preferred) gets the query page with the first html_rows results as a table (the
@@ -136,10 +138,24 @@ def answer_query(operation: Operation) -> Response:
         raise
     fmt = negotiate(request.headers.get("Accept"), answer_formats(checked.form), operation.format)
     job = query_job(config, operation, endpoint_url(), fmt, checked.volatile)
+    tag = answer_tag(job, handle().version()) if request.method == "GET" and not job.volatile else None
+    if tag is not None:
+        early = not_modified(tag, vary=True)
+        if early is not None:
+            return early
     response = answer_job(operation, job, fmt)
     if job.volatile:
         response.headers["Cache-Control"] = NOT_KEPT
+    elif tag is not None and response.status_code == 200:
+        mark(response, tag, vary=True)
     return response
+
+
+def answer_tag(job: QueryJob, version: str) -> str:
+    """The strong ETag of a GET query's answer: the data version and a digest of everything else the answer
+    depends on (query, dataset, base IRI, format)."""
+    digest = hashlib.sha256(repr(job.cache_key("")).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return f"{version}-q{digest}"
 
 
 def answer_job(operation: Operation, job: QueryJob, fmt: Format) -> Response:

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import re
@@ -214,11 +215,11 @@ def cell_duration(duration: float, longest: float, requests: int, fastest: float
     """Seconds for one (query, clients) cell, the same for every server: --duration, stretched (up to --longest)
     so that the fastest server completes about --min-requests requests when one takes `fastest` seconds.
 
-    >>> cell_duration(6, 20, 20, 0.01, 8), cell_duration(6, 20, 20, 0.8, 1), cell_duration(6, 20, 20, 0.8, 8)
-    (6, 16.0, 8.0)
+    >>> cell_duration(6, 20, 20, 0.01, 8), cell_duration(6, 20, 20, 0.79, 1), cell_duration(6, 20, 20, 0.79, 8)
+    (6.0, 16.0, 8.0)
     """
     parallel = min(clients, os.cpu_count() or 1)
-    return min(max(duration, requests * fastest / parallel), max(duration, longest))
+    return float(math.ceil(min(max(duration, requests * fastest / parallel), max(duration, longest))))  # wrk: whole s
 
 
 def measure_gzip(server: Server, queries: list[Query], clients: list[int], args: argparse.Namespace,

@@ -132,3 +132,17 @@ def test_binary_and_already_encoded_bodies_pass_through() -> None:
     for headers in ([("Content-Type", "image/png")], [("Content-Type", "text/plain"), ("Content-Encoding", "br")]):
         status, sent, body = _call(Compression(_app([data], headers), 1024), {"HTTP_ACCEPT_ENCODING": "gzip"})
         assert body == data and sent == headers
+
+
+def test_a_script_can_read_the_etag_and_revalidate(app: Flask) -> None:
+    client = app.test_client()
+    origin = {"Origin": "https://app.example", "Accept": "text/csv"}
+    response = client.get("/sparql", query_string={"query": ALL}, headers=origin)
+    assert "ETag" in response.headers["Access-Control-Expose-Headers"].split(", ")
+    preflight = client.options("/sparql", headers={"Origin": "https://app.example",
+                                                   "Access-Control-Request-Method": "GET",
+                                                   "Access-Control-Request-Headers": "If-None-Match"})
+    assert "If-None-Match" in preflight.headers["Access-Control-Allow-Headers"]
+    again = client.get("/sparql", query_string={"query": ALL}, headers={**origin,
+                                                                        "If-None-Match": response.headers["ETag"]})
+    assert again.status_code == 304 and again.headers["Access-Control-Allow-Origin"] == "*"

@@ -6,7 +6,7 @@ from flask import Request, Response
 
 ALLOWED_METHODS = "GET, HEAD, POST, OPTIONS"
 ALLOWED_HEADERS = "Accept, Content-Type"
-EXPOSED_HEADERS = "Content-Length, Content-Type, Vary"
+EXPOSED_HEADERS = "Content-Length, Content-Type, ETag, Vary"  # ETag: a script can revalidate with If-None-Match
 MAX_AGE = "86400"
 
 
@@ -35,7 +35,7 @@ def cors_headers(setting: str, origin: str | None, method: str,
 
     >>> cors_headers("https://a.example", "https://a.example", "GET", None)
     (True, [('Access-Control-Allow-Origin', 'https://a.example'), ('Access-Control-Expose-Headers', \
-'Content-Length, Content-Type, Vary')])
+'Content-Length, Content-Type, ETag, Vary')])
     """
     varies = bool(setting.strip()) and setting.strip() != "*"
     allowed = allowed_origin(setting, origin)

@@ -198,7 +198,7 @@ def dump(extension: str) -> BaseResponse:
     """The whole dataset, deterministic: N-Quads keeps the named graphs; Turtle and JSON-LD hold their merge."""
     store = get_store()
     config = get_config()
-    tag = etag_for(store, f"dump.{extension}")
+    tag = etag_for(f"dump.{extension}")
     early = not_modified(tag, vary=False)
     if early is not None:
         return early
@@ -215,7 +215,7 @@ def void() -> BaseResponse:
     """The VoID description of the dataset (Turtle by default; format= or Accept for others)."""
     store = get_store()
     fmt = negotiate(request.headers.get("Accept"), TWIN_FORMATS, request.args.get("format"))
-    tag = etag_for(store, f"void.{fmt.extension}")
+    tag = etag_for(f"void.{fmt.extension}")
     early = not_modified(tag, vary=True)
     if early is not None:
         return early

@@ -16,15 +16,16 @@ from flask import Response, request
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..formats import Format
-from .handle import data_version, get_store, handle
+from .handle import handle
 
 CACHE_CONTROL = "public, no-cache"  # keep, but revalidate: the data changes with every build or write
 KEPT_HEADERS = ("Content-Type", "Link", "Content-Disposition")
 
 
-def etag_for(store: Any, name: str) -> str:
-    """The strong ETag of one representation (name: a format or a route's variant) of this data version."""
-    return f"{data_version(store)}-{name}"
+def etag_for(name: str) -> str:
+    """The strong ETag of one representation (name: a format or a route's variant) of the current data version
+    (its digest computed once per store object, by the store handle)."""
+    return f"{handle().version()}-{name}"
 
 
 def mark(response: BaseResponse, tag: str, vary: bool) -> BaseResponse:
@@ -71,7 +72,7 @@ def versioned(representation: Callable[..., tuple[Format, bool] | None]) -> Call
             if chosen is None:
                 return view(**kwargs)
             fmt, vary = chosen
-            tag = etag_for(get_store(), fmt.extension)
+            tag = etag_for(fmt.extension)
             early = not_modified(tag, vary)
             if early is not None:
                 return early

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import functools
 from typing import Any
-from urllib.parse import quote
 
 import pyoxigraph as ox
 from flask import Blueprint, Response, g, redirect, render_template, request, url_for
+from werkzeug.routing import Map, PathConverter
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..errors import NotAcceptable
@@ -60,10 +60,8 @@ def linkable_test(url: Any) -> bool:
     return linkable(url)
 
 
-@functools.lru_cache(maxsize=16384)
-def _quoted_path(path: str) -> str:
-    """A path quoted as the route's path converter quotes it (werkzeug's PathConverter.to_url)."""
-    return quote(path, safe="!$&'()*+,/:;=@")
+# the route's path converter's own quoting, kept per path
+_quoted_path = functools.lru_cache(maxsize=16384)(PathConverter(Map()).to_url)
 
 
 @bp.app_template_global("page_url")

@@ -22,6 +22,7 @@ from .config import DEFAULT_BASE
 from .identifiers import iri as identifier_iri
 
 DEFAULT_GRAPH = "edits"  # /graph/edits: where unnamed writes land, and what the Graph Store calls ?default
+MOVED = "moved"  # /graph/changes/moved: replaced and removed IRIs (a build id is hexadecimal, never this word)
 SYSTEMS = {  # the agent each downloaded record is attributed to (prov:wasAttributedTo)
     "orcid": ("ORCID", "https://orcid.org/"),
     "dblp": ("dblp computer science bibliography", "https://dblp.org/"),
@@ -114,6 +115,10 @@ class Minter:
     def changes_graph(self, build_id: str) -> URIRef:
         """The named graph holding one build's change record (kg.changes): outside the default graph's merge."""
         return self.graph(f"changes/{build_id}")
+
+    def moved_graph(self) -> URIRef:
+        """The graph of replaced and removed IRIs, carried from build to build (kg.changes.moves)."""
+        return self.changes_graph(MOVED)
 
     def build(self, build_id: str) -> URIRef:
         """The prov:Activity of one build, served at /changes/{build_id}.

@@ -62,6 +62,7 @@ class BuildChanges:
     unlisted: int = 0  # changed entities counted but not listed (every entity of a first build)
     counts: dict[str, dict[str, int]] = field(default_factory=dict)  # kind -> status -> entities, listed or not
     versions: tuple[str, str] = ("", "")  # the compared store versions' names, when known
+    moved: dict[str, str] = field(default_factory=dict)  # removed entity IRI -> the added one replacing it (moves)
 
     def __post_init__(self) -> None:
         if not self.counts:
@@ -94,6 +95,7 @@ class BuildChanges:
         width = max([len(c.label) for c in shown] + [10])
         lines = [f"  {c.status:<8} {NOUNS[c.kind][0]:<13} {c.label:<{min(width, 60)}}  +{c.added} -{c.removed}  "
                  f"<{c.iri}>" for c in shown]
+        lines += [f"  replaced <{old}> by <{new}> (the old IRI redirects)" for old, new in sorted(self.moved.items())]
         rest = len(listed) - len(shown) + (0 if self.initial else self.unlisted)
         if rest:
             lines.append(f"  … and {rest} more (kg diff lists them all)")
@@ -108,7 +110,7 @@ class BuildChanges:
                 "from_version": self.versions[0] or None, "to_version": self.versions[1] or None,
                 "triples_added": self.triples_added, "triples_removed": self.triples_removed,
                 "counts": self.counts, "unlisted": self.unlisted, "summary": self.summary(),
-                "entities": [c.as_json() for c in order(self.entities)]}
+                "entities": [c.as_json() for c in order(self.entities)], "replaced": dict(sorted(self.moved.items()))}
 
     def metadata(self) -> dict[str, Any]:
         """What a store version's metadata keeps of its build's change (the full record is in its change graph)."""

@@ -55,6 +55,7 @@ class Side:
         self.by_subject: dict[Any, list[ox.Triple]] = {}
         for triple in self.extra:
             self.by_subject.setdefault(triple.subject, []).append(triple)
+        self.by_object: dict[tuple[Any, Any], list[Any]] | None = None  # (predicate, object) -> subjects, made on use
 
     def _quads(self, s: Any, p: Any, o: Any) -> Iterable[ox.Quad]:
         if self.store is None:
@@ -73,6 +74,14 @@ class Side:
         """The values of one property of a node."""
         found = [t.object for t in self.by_subject.get(node, ()) if t.predicate == predicate]
         return found + [q.object for q in self._quads(node, predicate, None)]
+
+    def subjects(self, predicate: ox.NamedNode, node: Any) -> list[Any]:
+        """The nodes that point at a node by one property."""
+        if self.by_object is None:
+            self.by_object = {}
+            for t in self.extra:
+                self.by_object.setdefault((t.predicate, t.object), []).append(t.subject)
+        return self.by_object.get((predicate, node), []) + [q.subject for q in self._quads(None, predicate, node)]
 
     def kind(self, node: Any) -> str | None:
         """The entity kind of a node (person, work, …), None when it is none of them."""

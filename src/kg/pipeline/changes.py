@@ -15,6 +15,7 @@ from rdflib import URIRef
 
 from ..changes import BuildChanges, precise_now
 from ..changes.diff import KIND_CLASSES, Side, changed_graphs, entity_changes, graph_triples, is_data_graph
+from ..changes.moves import carry, successors
 from ..changes.rdf import KEEP_BUILDS, change_triples, ended_at, when
 from ..config import Config
 from ..errors import StoreMissing
@@ -33,22 +34,32 @@ class PendingLog:
     base: str
     kept: dict[str, set[ox.Triple]] = field(default_factory=dict)
     dropped: dict[str, set[ox.Triple]] = field(default_factory=dict)
+    moved: tuple[set[ox.Triple], set[ox.Triple]] = (set(), set())  # the moved graph before and after (moves)
 
     @property
     def iri(self) -> str:
         """This build's change graph."""
         return str(Minter(self.base).changes_graph(self.changes.build_id))
 
+    @property
+    def moved_iri(self) -> str:
+        """The graph of replaced and removed IRIs (kg.changes.moves)."""
+        return str(Minter(self.base).moved_graph())
+
     def finish(self) -> dict[str, set[ox.Triple]]:
-        """Stamp the end time; the change graphs a full build writes (this build's and the kept ones)."""
+        """Stamp the end time; the change graphs a full build writes (this build's, the kept ones, the moved one)."""
         self.changes.ended_at = precise_now()
-        return {**self.kept, self.iri: change_triples(self.changes, self.base)}
+        moved = {self.moved_iri: self.moved[1]} if self.moved[1] else {}
+        return {**self.kept, **moved, self.iri: change_triples(self.changes, self.base)}
 
     def diff(self) -> dict[str, GraphChange]:
-        """Stamp the end time; for an incremental build, this build's change graph added and the oldest dropped."""
+        """Stamp the end time; for an incremental build, this build's change graph added, the oldest dropped and
+        the moved graph updated."""
         self.changes.ended_at = precise_now()
         found = {iri: GraphChange(triples, set()) for iri, triples in self.dropped.items()}
         found[self.iri] = GraphChange(set(), change_triples(self.changes, self.base))
+        if self.moved[0] != self.moved[1]:
+            found[self.moved_iri] = GraphChange(*self.moved)
         return found
 
 
@@ -101,16 +112,21 @@ def _since(config: Config, previous: Store, mapped: MappedGraphs, ids: dict[str,
             before.append(was)
             after.append(new)
             differing.append(iri)
-    entities, added, removed = entity_changes(Side(old), Side(old, differing, set().union(*after)), before, after,
-                                              config.base)
+    old_side, new_side = Side(old), Side(old, differing, set().union(*after))
+    entities, added, removed = entity_changes(old_side, new_side, before, after, config.base)
+    replaced = successors(old_side, new_side, entities)
+    moved_iri = str(Minter(config.base).moved_graph())
+    moved_before = graph_triples(old, moved_iri)
+    moved_after = carry(moved_before, replaced, (e.iri for e in entities if e.status == "removed"),
+                        (e.iri for e in entities if e.status == "added"), started, config.base)
     version = previous.path.name if previous.path else ""
     changes = BuildChanges(build_id, started, "", str(previous.metadata.get("build_id") or version), entities,
-                           added, removed, versions=(version, ""))
-    records = {name: graph_triples(old, name) for name in previous.log_graph_names()}
+                           added, removed, versions=(version, ""), moved=replaced)
+    records = {name: graph_triples(old, name) for name in previous.log_graph_names() if name != moved_iri}
     newest = sorted(records, key=lambda name: when(ended_at(records[name])), reverse=True)
     keep = set(newest[:KEEP_BUILDS - 1])
     return PendingLog(changes, config.base, {n: t for n, t in records.items() if n in keep},
-                      {n: t for n, t in records.items() if n not in keep})
+                      {n: t for n, t in records.items() if n not in keep}, (moved_before, moved_after))
 
 
 __all__ = ["PendingLog", "pending_log"]

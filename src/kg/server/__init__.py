@@ -16,6 +16,7 @@ import urllib.parse
 import pyoxigraph as ox
 from flask import Flask, Response, request
 from werkzeug.exceptions import BadRequest, HTTPException
+from werkzeug.wrappers import Response as BaseResponse
 
 from ..config import Config
 from ..errors import KgError
@@ -67,7 +68,7 @@ def create_app(config: Config | None = None, store: Store | None = None) -> Flas
     return app
 
 
-def refuse_odd_resource_paths() -> Response | None:
+def refuse_odd_resource_paths() -> BaseResponse | None:
     """For /id/, /page/ and /data/ paths: 400 if the path's bytes are not UTF-8, the 404 page if the path
     cannot be part of an IRI; None (go on) otherwise."""
     path = (request.view_args or {}).get("path")

@@ -7,7 +7,7 @@ JSON when it prefers application/json, plain text otherwise.
 
 from __future__ import annotations
 
-from flask import Response, jsonify, render_template, request
+from flask import Response, jsonify, render_template, request, url_for
 
 from ..formats import Format
 
@@ -36,6 +36,17 @@ def error_response(status: int, title: str, message: str) -> Response:
         response = Response(f"{status} {title}: {message}\n", content_type="text/plain; charset=utf-8")
     response.status_code = status
     return response
+
+
+def gone_response(iri: str, removed_at: str) -> Response:
+    """The 410 for a minted IRI a build removed (kg.changes.moves): when, and a search for what is left."""
+    message = f"<{iri}> was removed from the graph by the build of {removed_at}"
+    if not wants_html():
+        return error_response(410, "Gone", f"{message}; search {url_for('pages.search')}?q=… for what is left")
+    words = iri.rstrip("/").rsplit("/", 1)[-1].replace("-", " ")
+    body = render_template("not_found.html", iri=iri, path=request.path, message=message, words=words,
+                           title="Gone", removed_at=removed_at)
+    return Response(body, status=410, content_type=Format.HTML.content_type)
 
 
 def not_found_response(message: str | None = None, iri: str | None = None, title: str = "Not Found") -> Response:

@@ -19,6 +19,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from ..errors import NotAcceptable
 from ..exports import load_context
 from ..formats import Format
+from ..iris import Minter
 from ..namespaces import BIBO_IRIS as B
 from ..namespaces import FOAF_IRIS as F
 from ..namespaces import KG_IRIS as K
@@ -26,8 +27,9 @@ from ..namespaces import SCHEMA_IRIS as S
 from ..negotiation import negotiate
 from .cors import add_cors_headers
 from .dumps import dataset_jsonld, statistics
-from .errorpages import not_found_response
+from .errorpages import gone_response, not_found_response
 from .handle import get_config, get_store
+from .moved import moves_of
 from .organizations import by_years, links, organization_view, role_row
 from .pagecache import versioned
 from .pictures import pictures, publication, publications
@@ -115,10 +117,22 @@ def html(body: str, alternates: list[dict[str, str]], status: int = 200) -> Resp
     return response
 
 
-def not_found(path: str) -> Response:
-    """The 404 for an unknown IRI: the styled page for browsers, plain text or JSON for other clients."""
-    iri = iri_for(get_config().base, path)
-    return not_found_response(f"no resource <{iri}> in the graph", iri)
+def not_found(path: str) -> BaseResponse:
+    """The answer for an IRI the graph lacks: 301 to the IRI that replaced it, 410 when a build removed it (both
+    from the builds' moved graph, kg.server.moved), else the 404 (styled for browsers, text or JSON otherwise)."""
+    config = get_config()
+    iri = iri_for(config.base, path)
+    found = moves_of(get_store(), config.base).find(iri)
+    if found is None:
+        return not_found_response(f"no resource <{iri}> in the graph", iri)
+    status, value = found
+    if status == "gone":
+        return gone_response(iri, value)
+    new_path = Minter(config.base).path_of(value) or path
+    suffix = request.view_args["path"][len(path):] if request.view_args else ""
+    target = url_for(request.endpoint or "pages.page", path=new_path + suffix)
+    query = request.query_string.decode("latin-1")
+    return redirect(f"{target}?{query}" if query else target, code=301)
 
 
 @bp.route("/id/<path:path>", methods=["GET"])
@@ -164,7 +178,7 @@ def data_representation(path: str) -> tuple[Format, bool] | None:
 
 @bp.route("/data/<path:path>", methods=["GET"])
 @versioned(data_representation)
-def data(path: str) -> Response:
+def data(path: str) -> BaseResponse:
     """The RDF description of a resource: by extension, else by format=, else by Accept."""
     stem, fmt = split_extension(path)
     r = reader()
@@ -184,7 +198,7 @@ def data(path: str) -> Response:
 
 @bp.route("/page/<path:path>", methods=["GET"])
 @versioned(lambda path: (Format.HTML, False))
-def page(path: str) -> Response:
+def page(path: str) -> BaseResponse:
     """The HTML page of a resource, chosen by its kind and types."""
     r = reader()
     iri = iri_for(get_config().base, path)

@@ -83,7 +83,7 @@ def is_log_graph(iri: str) -> bool:
 
 
 def log_graphs(oxstore: ox.Store) -> list[str]:
-    """IRIs of the builds' change-record graphs in a pyoxigraph store, sorted."""
+    """IRIs of the change-record graphs in a pyoxigraph store (one per build, and the moved IRIs'), sorted."""
     return sorted(g.value for g in oxstore.named_graphs() if isinstance(g, ox.NamedNode) and is_log_graph(g.value))
 
 

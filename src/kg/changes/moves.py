@@ -56,20 +56,20 @@ def _alike(old: str, new: str) -> bool:
     return SequenceMatcher(None, old.casefold(), new.casefold()).ratio() >= SIMILAR
 
 
-def _same_without_identifier(old: Side, new: Side, kind: str, gone: Any, came: Any) -> bool:
-    """Whether two entities that share no identifier are still the same one (the module docstring)."""
+def _signature(side: Side, kind: str, node: Any) -> tuple[Any, ...] | None:
+    """What must be equal for two entities that share no identifier to be one (the module docstring), or None."""
     if kind == "work":
-        authors = _ranked_authors(old, gone)
-        return bool(authors) and authors == _ranked_authors(new, came) and _year(old, gone) == _year(new, came) \
-            and _alike(old.label(gone), new.label(came))
+        authors = _ranked_authors(side, node)
+        return (_year(side, node), authors) if authors else None
     if kind == "person":
-        authorships = set(old.subjects(AGENT, gone))
-        return bool(authorships) and authorships == set(new.subjects(AGENT, came))
-    return False
+        authorships = frozenset(a.value for a in side.subjects(AGENT, node))
+        return (authorships,) if authorships else None
+    return None
 
 
 def successors(old: Side, new: Side, entities: Iterable[EntityChange]) -> dict[str, str]:
-    """The entities a build removed that it replaced by one it added, as old IRI -> new IRI."""
+    """The entities a build removed that it replaced by one it added, as old IRI -> new IRI (each entity's keys
+    are computed once: the cost grows with the entities changed, not with their product)."""
     removed: dict[str, list[Any]] = {}
     added: dict[str, list[Any]] = {}
     for change in entities:
@@ -78,15 +78,20 @@ def successors(old: Side, new: Side, entities: Iterable[EntityChange]) -> dict[s
                 ox.NamedNode(change.iri))
     matches: dict[Any, Any] = {}
     for kind, gone_nodes in removed.items():
-        arrivals = added.get(kind, [])
         by_identifier: dict[tuple[str, str], set[Any]] = {}
-        for came in arrivals:
+        by_signature: dict[tuple[Any, ...], set[Any]] = {}
+        for came in added.get(kind, []):
             for key in _identifiers(new, came):
                 by_identifier.setdefault(key, set()).add(came)
+            signature = _signature(new, kind, came)
+            if signature is not None:
+                by_signature.setdefault(signature, set()).add(came)
         for gone in gone_nodes:
             candidates = set().union(*(by_identifier.get(k, set()) for k in _identifiers(old, gone)))
             if not candidates:
-                candidates = {came for came in arrivals if _same_without_identifier(old, new, kind, gone, came)}
+                signature = _signature(old, kind, gone)
+                alike = by_signature.get(signature, set()) if signature is not None else set()
+                candidates = {came for came in alike if kind != "work" or _alike(old.label(gone), new.label(came))}
             if len(candidates) == 1:
                 matches[gone] = candidates.pop()
     claimed: dict[Any, int] = {}

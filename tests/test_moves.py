@@ -229,3 +229,12 @@ def test_a_real_server_redirects_an_old_iri(tmp_path: Path) -> None:
         with pytest.raises(urllib.error.HTTPError) as error:
             urllib.request.urlopen(f"{url}/id/work/never-was", timeout=10)
         assert error.value.code == 404
+
+
+def test_the_changes_page_lists_each_build_s_replacements(history: Path) -> None:
+    client = create_app(Config(data=history / "data", store=history / "store", query_workers=0)).test_client()
+    builds = client.get("/changes", headers={"Accept": "application/json"}).get_json()["builds"]
+    assert [b["replaced"] for b in builds] == [{}, {f"{ID}person/meghan-cowan": f"{ID}person/meghan-cowen"},
+                                               {OLD_WORK: NEW_WORK}, {}]
+    page = client.get("/changes", headers={"Accept": "text/html"}).get_data(as_text=True)
+    assert f'<code>{OLD_WORK}</code> → <a href="/page/{NEW_WORK[len(ID):]}">' in page

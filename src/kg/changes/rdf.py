@@ -5,7 +5,8 @@ the store version it wrote, ``prov:used`` the version it replaced; kg:triplesAdd
 and one record per changed entity: a ``schema:AddAction``, ``schema:DeleteAction`` or ``schema:UpdateAction``
 whose ``schema:object`` is the entity, ``dcterms:type`` its class, ``rdfs:label`` its name, ``dcterms:isPartOf``
 the build, with its own triple counts. A build lists at most ``MAX_LISTED`` entities (kg:entitiesUnlisted counts
-the rest, and every entity of a first build). These graphs stay outside the default graph's merge (kg.store).
+the rest, and every entity of a first build), and ``<old> dcterms:isReplacedBy <new>`` for each entity it replaced
+(kg.changes.moves). These graphs stay outside the default graph's merge (kg.store).
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ def change_triples(changes: BuildChanges, base: str) -> set[ox.Triple]:
                     (record, DCTERMS.type, ox.NamedNode(KIND_CLASS[change.kind])),
                     (record, RDFS.label, ox.Literal(change.label)), (record, DCTERMS.isPartOf, build),
                     (record, KG.triplesAdded, _int(change.added)), (record, KG.triplesRemoved, _int(change.removed))}
+    triples |= {(ox.NamedNode(old), DCTERMS.isReplacedBy, ox.NamedNode(new)) for old, new in changes.moved.items()}
     return {ox.Triple(s, _n(p), o) for s, p, o in triples}  # type: ignore[arg-type]
 
 
@@ -95,11 +97,13 @@ def read_changes(triples: list[ox.Triple]) -> BuildChanges | None:
         entities.append(EntityChange(_one(values, SDO.object), kind, status, _one(values, RDFS.label),
                                      int(_one(values, KG.triplesAdded, "0")),
                                      int(_one(values, KG.triplesRemoved, "0"))))
+    moved = {t.subject.value: t.object.value for t in triples if t.predicate.value == str(DCTERMS.isReplacedBy)
+             and isinstance(t.subject, ox.NamedNode) and isinstance(t.object, ox.NamedNode)}
     used = _one(about, PROV.used)
     return BuildChanges(build.value.rsplit("/", 1)[1], _one(about, PROV.startedAtTime), _one(about, PROV.endedAtTime),
                         used.rsplit("/", 1)[1].split("#", 1)[0] if used else None, entities,
                         int(_one(about, KG.triplesAdded, "0")), int(_one(about, KG.triplesRemoved, "0")),
-                        int(_one(about, KG.entitiesUnlisted, "0")))
+                        int(_one(about, KG.entitiesUnlisted, "0")), moved=moved)
 
 
 def read_log(store: Any) -> list[BuildChanges]:

@@ -49,7 +49,15 @@ def build_view(reader: Reader, changes: BuildChanges) -> dict[str, Any]:
     return {"build_id": changes.build_id, "started_at": changes.started_at, "ended_at": changes.ended_at,
             "started": _shown(changes.started_at), "ended": _shown(changes.ended_at),
             "summary": changes.summary(), "entities": rows, "unlisted": changes.unlisted if changes.entities else 0,
-            "first": changes.initial, "href": url_for("changes.build", build_id=changes.build_id)}
+            "first": changes.initial, "href": url_for("changes.build", build_id=changes.build_id),
+            "replaced": [{"old": old, "new": new, "href": _page_of(reader, new)}
+                         for old, new in sorted(changes.moved.items())]}
+
+
+def _page_of(reader: Reader, iri: str) -> str | None:
+    """The page of a minted IRI the store holds, else None."""
+    path = path_for(reader.base, iri)
+    return url_for("pages.page", path=path) if path and reader.exists(iri) else None
 
 
 def _shown(stamp: str) -> str:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -229,6 +230,7 @@ def test_a_real_server_redirects_an_old_iri(tmp_path: Path) -> None:
         with pytest.raises(urllib.error.HTTPError) as error:
             urllib.request.urlopen(f"{url}/id/work/never-was", timeout=10)
         assert error.value.code == 404
+        error.value.close()
 
 
 def test_the_changes_page_lists_each_build_s_replacements(history: Path) -> None:
@@ -238,3 +240,32 @@ def test_the_changes_page_lists_each_build_s_replacements(history: Path) -> None
                                                {OLD_WORK: NEW_WORK}, {}]
     page = client.get("/changes", headers={"Accept": "text/html"}).get_data(as_text=True)
     assert f'<code>{OLD_WORK}</code> → <a href="/page/{NEW_WORK[len(ID):]}">' in page
+
+
+def test_an_http_write_keeps_the_record_and_cannot_write_it(history: Path) -> None:
+    token = "moves-test-token"
+    app = create_app(Config(data=history / "data", store=history / "store", query_workers=0, write_token=token))
+    client = app.test_client()
+    auth = {"Authorization": f"Bearer {token}"}
+    before = _moved(history / "store")
+    done = client.post("/sparql", data=f'INSERT DATA {{ <{NEW_WORK}> <http://schema.org/keywords> "compilers" }}',
+                       content_type="application/sparql-update", headers=auth)
+    assert done.status_code in (200, 204), done.data
+    assert _moved(history / "store") == before and client.get(f"/id/{OLD_WORK[len(ID):]}").status_code == 301
+    refused = client.post("/sparql", data=f"INSERT DATA {{ GRAPH <{MOVED}> {{ <{ID}work/x> <{REPLACED_BY.value}> "
+                                          f"<{ID}work/y> }} }}", content_type="application/sparql-update",
+                          headers=auth)
+    assert refused.status_code in (400, 403), refused.data
+    assert _moved(history / "store") == before
+
+
+def test_kg_diff_names_the_replacement_too(history: Path) -> None:
+    from click.testing import CliRunner
+
+    from kg.cli import main
+
+    _edit(history / "data", TVM_NEW, TVM)
+    build(Config(data=history / "data", store=history / "store"))
+    result = CliRunner().invoke(main, ["diff", "--store", str(history / "store"), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["replaced"] == {NEW_WORK: OLD_WORK}

@@ -8,11 +8,13 @@ import sys
 from pathlib import Path
 
 import click
+import pyoxigraph as ox
 
 from ..config import Config
 from ..errors import KgError, NotFound, StoreMissing
 from ..store import store_versions
-from .diff import read_metadata, version_changes
+from .diff import Side, read_metadata, version_changes
+from .moves import successors
 
 
 def resolve_version(store_dir: Path, name: str) -> Path:
@@ -75,6 +77,8 @@ def _diff(store: Path | None, fmt: str, from_version: str | None, to_version: st
         new = resolve_version(store_dir, to_version) if to_version else store_dir.resolve()
     base = str(read_metadata(new).get("base") or config.base)
     changes = version_changes(old, new, base)
+    changes.moved = successors(Side(ox.Store.read_only(str(old))), Side(ox.Store.read_only(str(new))),
+                               changes.entities)
     if fmt == "json":
         click.echo(json.dumps(changes.as_json(), indent=2, ensure_ascii=False))
     else:

@@ -9,10 +9,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import pyoxigraph as ox
+from flask import redirect, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
 
 from ..changes.moves import INVALIDATED, REPLACED_BY
 from ..iris import Minter
 from ..store import Store
+from .errorpages import gone_response, not_found_response
 
 LEVELS = 4  # how far above an IRI to look for a moved entity (a work's authorship is two steps below it)
 
@@ -60,4 +63,22 @@ def moves_of(store: Any, base: str) -> Moves:
     return found
 
 
-__all__ = ["Moves", "moves_of"]
+def missing(store: Any, base: str, path: str) -> BaseResponse:
+    """The answer for /id/, /page/ or /data/ of a path whose IRI the graph lacks: 301 to the same route for the IRI
+    that replaced it (the rest of the route's path, such as ``.ttl``, and the query kept), 410 when a build removed
+    it, else the 404 (styled for browsers, text or JSON otherwise)."""
+    minter = Minter(base)
+    iri = minter.at(path)
+    found = moves_of(store, base).find(iri)
+    if found is None:
+        return not_found_response(f"no resource <{iri}> in the graph", iri)
+    status, value = found
+    if status == "gone":
+        return gone_response(iri, value)
+    suffix = request.view_args["path"][len(path):] if request.view_args else ""
+    target = url_for(request.endpoint or "pages.page", path=(minter.path_of(value) or path) + suffix)
+    query = request.query_string.decode("latin-1")
+    return redirect(f"{target}?{query}" if query else target, code=301)
+
+
+__all__ = ["Moves", "missing", "moves_of"]

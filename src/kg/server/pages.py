@@ -19,7 +19,6 @@ from werkzeug.wrappers import Response as BaseResponse
 from ..errors import NotAcceptable
 from ..exports import load_context
 from ..formats import Format
-from ..iris import Minter
 from ..namespaces import BIBO_IRIS as B
 from ..namespaces import FOAF_IRIS as F
 from ..namespaces import KG_IRIS as K
@@ -27,9 +26,8 @@ from ..namespaces import SCHEMA_IRIS as S
 from ..negotiation import negotiate
 from .cors import add_cors_headers
 from .dumps import dataset_jsonld, statistics
-from .errorpages import gone_response, not_found_response
 from .handle import get_config, get_store
-from .moved import moves_of
+from .moved import missing
 from .organizations import by_years, links, organization_view, role_row
 from .pagecache import versioned
 from .pictures import pictures, publication, publications
@@ -118,21 +116,8 @@ def html(body: str, alternates: list[dict[str, str]], status: int = 200) -> Resp
 
 
 def not_found(path: str) -> BaseResponse:
-    """The answer for an IRI the graph lacks: 301 to the IRI that replaced it, 410 when a build removed it (both
-    from the builds' moved graph, kg.server.moved), else the 404 (styled for browsers, text or JSON otherwise)."""
-    config = get_config()
-    iri = iri_for(config.base, path)
-    found = moves_of(get_store(), config.base).find(iri)
-    if found is None:
-        return not_found_response(f"no resource <{iri}> in the graph", iri)
-    status, value = found
-    if status == "gone":
-        return gone_response(iri, value)
-    new_path = Minter(config.base).path_of(value) or path
-    suffix = request.view_args["path"][len(path):] if request.view_args else ""
-    target = url_for(request.endpoint or "pages.page", path=new_path + suffix)
-    query = request.query_string.decode("latin-1")
-    return redirect(f"{target}?{query}" if query else target, code=301)
+    """The answer for an IRI the graph lacks: 301 or 410 from the builds' moved graph, else the 404."""
+    return missing(get_store(), get_config().base, path)
 
 
 @bp.route("/id/<path:path>", methods=["GET"])

@@ -35,9 +35,10 @@ from .pages import bp as pages_bp
 from .pages import not_found, split_extension
 from .querypath import QueryFastPath
 from .resources import iri_for
+from .sitemap import bp as sitemap_bp
 from .sparql import bp as sparql_bp
 
-BLUEPRINTS = (sparql_bp, graphstore_bp, health_bp, pages_bp, dumps_bp, explain_bp, changes_bp)
+BLUEPRINTS = (sparql_bp, graphstore_bp, health_bp, pages_bp, dumps_bp, explain_bp, changes_bp, sitemap_bp)
 logger = logging.getLogger(__name__)
 
 

@@ -1,0 +1,93 @@
+"""What a search engine's crawler reads first: /robots.txt (the query routes are not for crawling; where the sitemap
+is) and /sitemap.xml, the page of every person, work, organisation, venue and project (sitemaps.org 0.9; past
+50,000 pages, a sitemap index of /sitemap-<n>.xml files). Built once per store version and Host, with ETags."""
+
+from __future__ import annotations
+
+from typing import Any
+from xml.sax.saxutils import escape
+
+from flask import Blueprint, Response, request
+from werkzeug.exceptions import NotFound
+from werkzeug.wrappers import Response as BaseResponse
+
+from ..changes.diff import KIND_CLASSES
+from ..iris import Minter
+from .dumps import CACHE
+from .handle import get_config, get_store
+from .pagecache import etag_for, mark, not_modified
+from .pages import page_url
+
+bp = Blueprint("sitemap", __name__)
+PER_FILE = 50_000  # the most URLs one sitemap file may list (sitemaps.org)
+XML = "application/xml; charset=utf-8"
+NAMESPACE = "http://www.sitemaps.org/schemas/sitemap/0.9"
+NOT_CRAWLED = ("/sparql", "/store", "/explain", "/search")  # answers computed per request, not pages
+CLASSES = " ".join(f"<{c}>" for _, classes in KIND_CLASSES for c in classes)
+
+
+def page_paths(store: Any, base: str) -> list[str]:
+    """The /id/ paths of every entity that has a page, sorted."""
+    minter = Minter(base)
+    rows = store.query(f"SELECT DISTINCT ?s WHERE {{ VALUES ?t {{ {CLASSES} }} ?s a ?t "
+                       f"FILTER(STRSTARTS(STR(?s), \"{minter.id_space}\")) }}")
+    return sorted(path for row in rows if (path := minter.path_of(row[0].value)))
+
+
+def _paths() -> list[str]:
+    store = get_store()
+    found: list[str] = CACHE.get(store, "sitemap", lambda: page_paths(store, get_config().base))
+    return found
+
+
+def _xml(tag: str, body: str) -> bytes:
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n<{tag} xmlns="{NAMESPACE}">\n{body}</{tag}>\n'.encode()
+
+
+def _urls(paths: list[str]) -> str:
+    host = request.host_url.rstrip("/")
+    return "".join(f"<url><loc>{escape(host + page_url(path))}</loc></url>\n" for path in paths)
+
+
+def _answer(name: str, render: Any) -> BaseResponse:
+    """An ETag'd response for this store version, built once per version and Host."""
+    tag = etag_for(name)
+    early = not_modified(tag, vary=False)
+    if early is not None:
+        return early
+    store = get_store()
+    body = CACHE.get(store, f"{name}:{request.host_url}", render)
+    return mark(Response(body, content_type=XML), tag, vary=False)
+
+
+@bp.route("/sitemap.xml", methods=["GET"])
+def sitemap() -> BaseResponse:
+    """Every entity's page, or, past PER_FILE pages, the index of the numbered sitemap files."""
+    paths = _paths()
+    if len(paths) <= PER_FILE:
+        return _answer("sitemap", lambda: _xml("urlset", _urls(paths)))
+    host = request.host_url.rstrip("/")
+    files = "".join(f"<sitemap><loc>{escape(host)}/sitemap-{n}.xml</loc></sitemap>\n"
+                    for n in range(1, (len(paths) - 1) // PER_FILE + 2))
+    return _answer("sitemap-index", lambda: _xml("sitemapindex", files))
+
+
+@bp.route("/sitemap-<int:number>.xml", methods=["GET"])
+def sitemap_file(number: int) -> BaseResponse:
+    """One numbered sitemap file of PER_FILE pages (from 1), when the sitemap is an index."""
+    paths = _paths()
+    if len(paths) <= PER_FILE or not 1 <= number <= (len(paths) - 1) // PER_FILE + 1:
+        raise NotFound(f"no sitemap file {number}: /sitemap.xml lists the files there are")
+    part = paths[(number - 1) * PER_FILE:number * PER_FILE]
+    return _answer(f"sitemap-{number}", lambda: _xml("urlset", _urls(part)))
+
+
+@bp.route("/robots.txt", methods=["GET"])
+def robots() -> Response:
+    """Crawl the pages, not the query routes; the sitemap's address."""
+    host = request.host_url.rstrip("/")
+    lines = ["User-agent: *", *(f"Disallow: {route}" for route in NOT_CRAWLED), f"Sitemap: {host}/sitemap.xml"]
+    return Response("\n".join(lines) + "\n", content_type="text/plain; charset=utf-8")
+
+
+__all__ = ["PER_FILE", "bp", "page_paths"]

@@ -187,8 +187,9 @@ def test_html_pages_advertise_twins_and_embed_schema_jsonld(client: FlaskClient,
         assert f'<{href}>; rel="alternate"; type="{media_type}"' in header
         twin = client.get(href)
         assert twin.status_code == 200 and twin.mimetype == media_type
+    citable = {"application/x-bibtex"} if re.fullmatch(r"(person|work)/[^/]+", path) else set()
     assert {t for _, t in page.alternates} == {"text/turtle", "application/ld+json", "application/n-triples",
-                                               "application/rdf+xml"}
+                                               "application/rdf+xml"} | citable
     assert len(page.jsonld) == 1 and page.h1 == 1 and page.lang == "en"
     assert len(page.ids) == len(set(page.ids)), "duplicate ids"
     document = json.loads(page.jsonld[0])

@@ -22,6 +22,7 @@ from ..config import Config
 from ..errors import KgError
 from ..store import Store
 from .changes import bp as changes_bp
+from .citations import bp as citations_bp
 from .compression import Compression
 from .dumps import bp as dumps_bp
 from .errorpages import error_response, not_found_response
@@ -38,7 +39,8 @@ from .resources import iri_for
 from .sitemap import bp as sitemap_bp
 from .sparql import bp as sparql_bp
 
-BLUEPRINTS = (sparql_bp, graphstore_bp, health_bp, pages_bp, dumps_bp, explain_bp, changes_bp, sitemap_bp)
+BLUEPRINTS = (sparql_bp, graphstore_bp, health_bp, pages_bp, dumps_bp, explain_bp, changes_bp, sitemap_bp,
+              citations_bp)
 logger = logging.getLogger(__name__)
 
 

@@ -51,6 +51,8 @@ bp = Blueprint("pages", __name__)
 RDF_DOCUMENTS = frozenset({"pages.dereference", "pages.data"})
 RDF_PREDICATE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#predicate"
 RDF_VALUE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#value"
+CITABLE = frozenset({"person.html", "work.html"})  # pages with a BibTeX twin (kg.server.citations)
+BIBTEX_TYPE = "application/x-bibtex"
 _DEFAULT = ox.DefaultGraph()
 
 
@@ -192,7 +194,8 @@ def page(path: str) -> BaseResponse:
         return not_found(path)
     description = describe(r, iri)
     template, view = view_for(r, iri, path)
-    alternates = twin_links(path)
+    alternates = twin_links(path) + ([{"href": url_for("citations.citations", path=path), "type": BIBTEX_TYPE,
+                                       "name": "BibTeX"}] if template in CITABLE else [])
     body = render_template(template, iri=iri, path=path, view=view, title=view.get("name") or r.label(iri),
                            alternates=alternates, jsonld=schema_jsonld(r, description),
                            statements=statement_rows(r, description))

@@ -203,7 +203,7 @@ def test_old_iris_answer_301_and_removed_ones_410(history: Path) -> None:
     for url, location in ((f"/id/{old}", f"/id/{new}"), (f"/page/{old}", f"/page/{new}"),
                           (f"/data/{old}.ttl", f"/data/{new}.ttl"),
                           (f"/data/{old}?format=nt", f"/data/{new}?format=nt"),
-                          (f"/id/{old}/authorship/3", f"/id/{new}/authorship/3")):
+                          (f"/id/{old}/authorship/3", f"/id/{new}/authorship/3"), (f"/bib/{old}", f"/bib/{new}")):
         response = client.get(url)
         assert (response.status_code, response.headers["Location"]) == (301, location), url
     assert client.get(f"/id/{new}/authorship/3").status_code == 303

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import unicodedata
 from collections import defaultdict
@@ -14,16 +15,19 @@ from .iris import slugify
 from .model import SLUG, Corpus, Organization, Origin, Profile, Venue
 from .sources import format_path
 
+_PUNCTUATION = re.compile(r"[^\w\s]")
 
+
+@functools.lru_cache(maxsize=1 << 16)
 def normalize_name(text: str) -> str:
-    """Comparison key for a name or title: NFKC, case-folded, punctuation dropped, spaces collapsed.
+    """Comparison key for a name or title: NFKC, case-folded, punctuation dropped, spaces collapsed (kept per
+    text: a build at 1M triples asks it 477,000 times about some 30,000 names and titles).
 
     >>> normalize_name("Cesar A. Stuardo")
     'cesar a stuardo'
     """
     text = unicodedata.normalize("NFKC", text).casefold()
-    text = re.sub(r"[^\w\s]", " ", text)
-    return " ".join(text.split())
+    return " ".join(_PUNCTUATION.sub(" ", text).split())
 
 
 def initials_form(name: str) -> tuple[tuple[str, ...], str] | None:

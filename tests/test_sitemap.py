@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
+from kg.changes import BuildChanges, EntityChange
 from kg.config import Config
 from kg.server import create_app
+from kg.server.sitemap import last_changes
 from kg.store import Store
 
 from .conftest import REPO_DATA
@@ -77,3 +79,28 @@ def test_robots_keeps_crawlers_off_the_query_routes_and_names_the_sitemap(client
     assert lines[0] == "User-agent: *" and lines[-1] == "Sitemap: http://profiles.example.edu/sitemap.xml"
     assert {"Disallow: /sparql", "Disallow: /store", "Disallow: /explain", "Disallow: /search"} <= set(lines)
     assert not any(line.startswith(("Disallow: /page", "Disallow: /id", "Disallow: /data")) for line in lines)
+
+
+def test_lastmod_is_when_the_kept_records_last_saw_each_page_change(client: FlaskClient) -> None:
+    root = ET.fromstring(client.get("/sitemap.xml").data)
+    stamps = {e.text for e in root.findall("s:url/s:lastmod", NS)}
+    builds = client.get("/changes", headers={"Accept": "application/json"}).get_json()["builds"]
+    assert len(root.findall("s:url", NS)) == len(root.findall("s:url/s:lastmod", NS))  # one build: all known
+    assert stamps == {builds[-1]["ended_at"]}
+
+
+def _build(ended: str, initial: bool, entities: list[tuple[str, str]], unlisted: int = 0) -> BuildChanges:
+    return BuildChanges(ended, ended, ended, None if initial else "x",
+                        [EntityChange(iri, "work", status, iri, 1, 0) for iri, status in entities], unlisted=unlisted)
+
+
+def test_last_changes_trusts_the_records_only_as_far_as_they_go() -> None:
+    first = _build("2026-01-01T00:00:00Z", True, [])
+    middle = _build("2026-02-01T00:00:00Z", False, [("a", "changed"), ("b", "removed")])
+    newest = _build("2026-03-01T00:00:00Z", False, [("a", "changed"), ("c", "added")])
+    assert last_changes([newest, middle, first]) == ({"a": "2026-03-01T00:00:00Z", "c": "2026-03-01T00:00:00Z"},
+                                                     "2026-01-01T00:00:00Z")
+    truncated = _build("2026-02-01T00:00:00Z", False, [("a", "changed")], unlisted=5)
+    assert last_changes([newest, truncated, first])[1] is None  # some change went unlisted
+    assert last_changes([newest, middle])[1] is None  # the first build's record has expired
+    assert last_changes([]) == ({}, None)

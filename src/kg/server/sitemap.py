@@ -1,6 +1,7 @@
 """What a search engine's crawler reads first: /robots.txt (the query routes are not for crawling; where the sitemap
 is) and /sitemap.xml, the page of every person, work, organisation, venue and project (sitemaps.org 0.9; past
-50,000 pages, a sitemap index of /sitemap-<n>.xml files). Built once per store version and Host, with ETags."""
+50,000 pages, a sitemap index of /sitemap-<n>.xml files), with ``lastmod`` where the builds' change records tell.
+Built once per store version and Host, with ETags."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from flask import Blueprint, Response, request
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
 
+from ..changes import BuildChanges
 from ..changes.diff import KIND_CLASSES
+from ..changes.rdf import read_log
 from ..iris import Minter
 from .dumps import CACHE
 from .handle import get_config, get_store
@@ -26,17 +29,30 @@ NOT_CRAWLED = ("/sparql", "/store", "/explain", "/search")  # answers computed p
 CLASSES = " ".join(f"<{c}>" for _, classes in KIND_CLASSES for c in classes)
 
 
-def page_paths(store: Any, base: str) -> list[str]:
-    """The /id/ paths of every entity that has a page, sorted."""
+def page_paths(store: Any, base: str) -> list[tuple[str, str | None]]:
+    """The /id/ path of every entity that has a page, sorted, with when it last changed (None: not known)."""
     minter = Minter(base)
     rows = store.query(f"SELECT DISTINCT ?s WHERE {{ VALUES ?t {{ {CLASSES} }} ?s a ?t "
                        f"FILTER(STRSTARTS(STR(?s), \"{minter.id_space}\")) }}")
-    return sorted(path for row in rows if (path := minter.path_of(row[0].value)))
+    changed, since = last_changes(read_log(store))
+    return sorted((path, changed.get(row[0].value, since)) for row in rows if (path := minter.path_of(row[0].value)))
 
 
-def _paths() -> list[str]:
+def last_changes(log: list[BuildChanges]) -> tuple[dict[str, str], str | None]:
+    """From the kept change records (newest first): when each listed entity was last added or changed, and when
+    every other one was, if the records say (the oldest kept is the first build and none left an entity out)."""
+    changed: dict[str, str] = {}
+    for build in log:
+        for entity in build.entities:
+            if entity.status != "removed":
+                changed.setdefault(entity.iri, build.ended_at)
+    complete = bool(log) and log[-1].initial and not any(b.unlisted for b in log if not b.initial)
+    return changed, log[-1].ended_at if complete else None
+
+
+def _paths() -> list[tuple[str, str | None]]:
     store = get_store()
-    found: list[str] = CACHE.get(store, "sitemap", lambda: page_paths(store, get_config().base))
+    found: list[tuple[str, str | None]] = CACHE.get(store, "sitemap", lambda: page_paths(store, get_config().base))
     return found
 
 
@@ -44,9 +60,10 @@ def _xml(tag: str, body: str) -> bytes:
     return f'<?xml version="1.0" encoding="UTF-8"?>\n<{tag} xmlns="{NAMESPACE}">\n{body}</{tag}>\n'.encode()
 
 
-def _urls(paths: list[str]) -> str:
+def _urls(paths: list[tuple[str, str | None]]) -> str:
     host = request.host_url.rstrip("/")
-    return "".join(f"<url><loc>{escape(host + page_url(path))}</loc></url>\n" for path in paths)
+    return "".join(f"<url><loc>{escape(host + page_url(path))}</loc>"
+                   + (f"<lastmod>{escape(when)}</lastmod>" if when else "") + "</url>\n" for path, when in paths)
 
 
 def _answer(name: str, render: Any) -> BaseResponse:

@@ -100,13 +100,11 @@ def successors(old: Side, new: Side, entities: Iterable[EntityChange]) -> dict[s
     return {gone.value: came.value for gone, came in matches.items() if claimed[came] == 1}
 
 
-def carry(previous: Iterable[ox.Triple], moved: dict[str, str], removed: Iterable[str], added: Iterable[str],
-          stamp: str, base: str) -> set[ox.Triple]:
-    """The moved graph after a build: the previous one's entries with this build's replacements (chains followed
-    to the newest IRI), its minted IRIs removed without successor stamped invalid, and IRIs that came back dropped."""
+def read_moved(triples: Iterable[ox.Triple]) -> tuple[dict[str, str], dict[str, ox.Literal]]:
+    """A moved graph's entries: old IRI -> the IRI that replaced it, and removed IRI -> when."""
     targets: dict[str, str] = {}
     invalid: dict[str, ox.Literal] = {}
-    for triple in previous:
+    for triple in triples:
         subject, value = triple.subject, triple.object
         if not isinstance(subject, ox.NamedNode):
             continue
@@ -114,6 +112,14 @@ def carry(previous: Iterable[ox.Triple], moved: dict[str, str], removed: Iterabl
             targets[subject.value] = value.value
         elif triple.predicate == INVALIDATED and isinstance(value, ox.Literal):
             invalid[subject.value] = value
+    return targets, invalid
+
+
+def carry(previous: Iterable[ox.Triple], moved: dict[str, str], removed: Iterable[str], added: Iterable[str],
+          stamp: str, base: str) -> set[ox.Triple]:
+    """The moved graph after a build: the previous one's entries with this build's replacements (chains followed
+    to the newest IRI), its minted IRIs removed without successor stamped invalid, and IRIs that came back dropped."""
+    targets, invalid = read_moved(previous)
     targets.update(moved)
     now = ox.Literal(stamp, datatype=DATE_TIME)
     minter = Minter(base)
@@ -138,4 +144,4 @@ def carry(previous: Iterable[ox.Triple], moved: dict[str, str], removed: Iterabl
     return found
 
 
-__all__ = ["INVALIDATED", "REPLACED_BY", "SIMILAR", "carry", "successors"]
+__all__ = ["INVALIDATED", "REPLACED_BY", "SIMILAR", "carry", "read_moved", "successors"]

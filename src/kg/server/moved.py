@@ -4,7 +4,6 @@ for one a build removed."""
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,9 +11,10 @@ import pyoxigraph as ox
 from flask import redirect, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..changes.moves import INVALIDATED, REPLACED_BY
+from ..changes.moves import read_moved
 from ..iris import Minter
 from ..store import Store
+from .dumps import CACHE
 from .errorpages import gone_response, not_found_response
 
 LEVELS = 4  # how far above an IRI to look for a moved entity (a work's authorship is two steps below it)
@@ -42,25 +42,18 @@ class Moves:
         return None
 
 
-_MOVES: weakref.WeakKeyDictionary[Any, Moves] = weakref.WeakKeyDictionary()
-
-
 def moves_of(store: Any, base: str) -> Moves:
     """The moved graph of an embedded store version, read once per version (a remote store keeps none)."""
     if not isinstance(store, Store):
         return Moves({}, {})
-    found = _MOVES.get(store)
-    if found is None:
-        replaced, removed = {}, {}
-        graph = ox.NamedNode(str(Minter(base).moved_graph()))
-        for quad in store.ox.quads_for_pattern(None, None, None, graph):
-            subject, value = quad.subject, quad.object
-            if isinstance(subject, ox.NamedNode) and quad.predicate == REPLACED_BY and isinstance(value, ox.NamedNode):
-                replaced[subject.value] = value.value
-            elif isinstance(subject, ox.NamedNode) and quad.predicate == INVALIDATED and isinstance(value, ox.Literal):
-                removed[subject.value] = value.value
-        found = _MOVES[store] = Moves(replaced, removed)
+    found: Moves = CACHE.get(store, "moves", lambda: _read(store, base))
     return found
+
+
+def _read(store: Store, base: str) -> Moves:
+    graph = ox.NamedNode(str(Minter(base).moved_graph()))
+    replaced, removed = read_moved(q.triple for q in store.ox.quads_for_pattern(None, None, None, graph))
+    return Moves(replaced, {iri: when.value for iri, when in removed.items()})
 
 
 def missing(store: Any, base: str, path: str) -> BaseResponse:

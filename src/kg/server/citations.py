@@ -16,7 +16,7 @@ from ..namespaces import BIBO_IRIS as B
 from ..namespaces import SCHEMA_IRIS as S
 from .handle import get_config, get_store
 from .moved import missing
-from .pagecache import etag_for, mark, not_modified
+from .pagecache import versioned
 from .pages import BIBTEX_TYPE
 from .pictures import publication, publications
 from .prefetch import prefetch
@@ -95,12 +95,9 @@ def bibtex(reader: Reader, records: list[dict[str, Any]]) -> str:
 
 
 @bp.route("/bib/<path:path>", methods=["GET"])
+@versioned(lambda path: ("bib", False))
 def citations(path: str) -> BaseResponse:
-    """BibTeX of a person's publications or of one work."""
-    tag = etag_for("bib")
-    early = not_modified(tag, vary=False)
-    if early is not None:
-        return early
+    """BibTeX of a person's publications or of one work (kept per data version with the pages, ETag and 304)."""
     config = get_config()
     reader = Reader(get_store(), config.base)
     iri = iri_for(config.base, path)
@@ -116,7 +113,7 @@ def citations(path: str) -> BaseResponse:
         raise NotFound(f"<{iri}> is neither a person nor a publication; /bib/ serves those two")
     response = Response(bibtex(reader, records), content_type=f"{BIBTEX_TYPE}; charset=utf-8")
     response.headers["Content-Disposition"] = f'inline; filename="{path.rsplit("/", 1)[-1]}.bib"'
-    return mark(response, tag, vary=False)
+    return response
 
 
 __all__ = ["bibtex", "bp", "citation_key"]

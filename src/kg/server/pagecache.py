@@ -59,11 +59,12 @@ def _unpack(value: bytes) -> Response:
     return response
 
 
-def versioned(representation: Callable[..., tuple[Format, bool] | None]) -> Callable[..., Any]:
+def versioned(representation: Callable[..., tuple[Format | str, bool] | None]) -> Callable[..., Any]:
     """Decorate a GET view: 304 on a matching If-None-Match, else the cached 200 of this version, else render.
 
-    representation(**view_args) gives the format the request will get and whether it was negotiated (Vary:
-    Accept), or None when it cannot tell (the view then runs uncached, as without this decorator).
+    representation(**view_args) gives the format the request will get (a Format, or the name of a representation
+    outside the RDF formats, such as "bib") and whether it was negotiated (Vary: Accept), or None when it cannot
+    tell (the view then runs uncached, as without this decorator).
     """
     def decorate(view: Callable[..., BaseResponse]) -> Callable[..., BaseResponse]:
         @functools.wraps(view)
@@ -72,7 +73,7 @@ def versioned(representation: Callable[..., tuple[Format, bool] | None]) -> Call
             if chosen is None:
                 return view(**kwargs)
             fmt, vary = chosen
-            tag = etag_for(fmt.extension)
+            tag = etag_for(fmt.extension if isinstance(fmt, Format) else fmt)
             early = not_modified(tag, vary)
             if early is not None:
                 return early

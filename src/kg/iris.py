@@ -35,11 +35,14 @@ SYSTEMS = {  # the agent each downloaded record is attributed to (prov:wasAttrib
 KINDS = ("person", "organization", "work", "venue", "project", "role", "metric")
 
 
+def ascii_folded(text: str) -> str:
+    """Text with accents taken off and every other non-ASCII character dropped ("Zoë Müller" -> "Zoe Muller")."""
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+
+
 def slugify(text: str, max_length: int = 80) -> str:
     """Lower-case ASCII slug of text; non-Latin text falls back to a short stable hash."""
-    folded = unicodedata.normalize("NFKD", text)
-    ascii_text = folded.encode("ascii", "ignore").decode("ascii").lower()
-    slug = re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_folded(text).lower()).strip("-")
     if len(slug) > max_length:
         slug = slug[:max_length].rsplit("-", 1)[0]
     return slug or "x" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]

@@ -14,7 +14,6 @@ its source's graph and listed as a Conflict.
 
 from __future__ import annotations
 
-import unicodedata
 from collections import defaultdict
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
@@ -22,7 +21,7 @@ from pathlib import Path
 
 from .errors import Location
 from .identifiers import SCHEME_LABELS, from_iri
-from .iris import slugify
+from .iris import ascii_folded, slugify
 from .model import Corpus, ExternalId, Record, RecordAuthor, RecordOrg, RecordWork
 from .resolve import BuildWarning, Resolution, normalize_name
 
@@ -151,8 +150,7 @@ class Linking:
 
 
 def _folded(name: str) -> list[str]:
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
-    return normalize_name(ascii_name.replace("-", " ")).split()
+    return normalize_name(ascii_folded(name).replace("-", " ")).split()
 
 
 def same_person_name(a: str, b: str) -> bool:

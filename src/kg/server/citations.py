@@ -4,7 +4,6 @@ built from the records their pages show (kg.server.pictures), LaTeX-encoded, cap
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any
 
 import pyoxigraph as ox
@@ -12,6 +11,7 @@ from flask import Blueprint, Response
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
 
+from ..iris import ascii_folded
 from ..namespaces import BIBO_IRIS as B
 from ..namespaces import SCHEMA_IRIS as S
 from .handle import get_config, get_store
@@ -27,16 +27,12 @@ STOPWORDS = frozenset("a an the on of in for to and with at by from towards towa
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'-]*")
 
 
-def _ascii(text: str) -> str:
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
-
-
 def citation_key(record: dict[str, Any], taken: set[str]) -> str:
     """The first author's last name, the year, the first title word that is not a stop word (chen2018tvm); a
     letter added while the key is taken."""
-    authors = record["authors"]
-    family = _ascii(authors[0]["label"].split()[-1]) if authors and authors[0]["label"].split() else "anon"
-    words = [w for w in (_ascii(m) for m in _WORD.findall(record["label"]))
+    names = record["authors"][0]["label"].split() if record["authors"] else []
+    family = ascii_folded(names[-1]).lower() if names else "anon"
+    words = [w for w in (ascii_folded(m).lower() for m in _WORD.findall(record["label"]))
              if w not in STOPWORDS and any(c.isalpha() for c in w)]
     stem = re.sub(r"[^a-z0-9]", "", family) + str(record["year"] or "") + re.sub(r"[^a-z]", "", words[0] if words
                                                                                 else "")

@@ -1,4 +1,4 @@
-"""Error responses: a short text or JSON message for programs, and one styled 404 page for browsers.
+"""Error responses: a short text or JSON message for programs, and one styled 404 (or 410) page for browsers.
 
 Every 404 of the app (an unknown IRI under /id/, /page/ or /data/, an unknown graph, any unknown URL such as
 ``/foo/bar``) goes through ``not_found_response``: the HTML page when the client lists text/html and prefers it,
@@ -43,17 +43,20 @@ def gone_response(iri: str, removed_at: str) -> Response:
     message = f"<{iri}> was removed from the graph by the build of {removed_at}"
     if not wants_html():
         return error_response(410, "Gone", f"{message}; search {url_for('pages.search')}?q=… for what is left")
-    words = iri.rstrip("/").rsplit("/", 1)[-1].replace("-", " ")
-    body = render_template("not_found.html", iri=iri, path=request.path, message=message, words=words,
-                           title="Gone", removed_at=removed_at)
-    return Response(body, status=410, content_type=Format.HTML.content_type)
+    return _styled_page(410, "Gone", message, iri, removed_at)
 
 
 def not_found_response(message: str | None = None, iri: str | None = None, title: str = "Not Found") -> Response:
     """The 404 for anything unknown: the styled page for browsers (naming the IRI, else the path), else text/JSON."""
     if not wants_html():
         return error_response(404, title, message or f"nothing is served at {request.path}")
+    return _styled_page(404, "Not found", message, iri)
+
+
+def _styled_page(status: int, title: str, message: str | None, iri: str | None,
+                 removed_at: str | None = None) -> Response:
+    """The one styled page for what is not here (404) or no longer here (410), with a search for its words."""
     words = (iri or request.path).rstrip("/").rsplit("/", 1)[-1].replace("-", " ")
-    body = render_template("not_found.html", iri=iri, path=request.path, message=message, words=words,
-                           title="Not found")
-    return Response(body, status=404, content_type=Format.HTML.content_type)
+    body = render_template("not_found.html", iri=iri, path=request.path, message=message, words=words, title=title,
+                           removed_at=removed_at)
+    return Response(body, status=status, content_type=Format.HTML.content_type)

@@ -46,7 +46,7 @@ SELECT (COUNT(*) AS ?n) WHERE {{ {{ SELECT ?w ?a WHERE {{ ?w schema:author ?a }}
 PREFETCH_HEAD = "SELECT ?k ?s ?j ?p ?i ?o WHERE"
 
 
-def best(samples: list[float]) -> float:
+def median_ms(samples: list[float]) -> float:
     """The median of timings in milliseconds."""
     return round(statistics.median(samples) * 1000, 3)
 
@@ -83,8 +83,8 @@ def engines(version: Path, repeats: int) -> list[dict[str, Any]]:
                 rows = sum(1 for _ in store.query(query))
                 embedded.append(time.perf_counter() - start)
             ratio = statistics.median(embedded) / statistics.median(served)
-            results.append({"query": path.stem, "rows": rows, "server_ms": best(served),
-                            "pyoxigraph_ms": best(embedded), "pyoxigraph_over_server": round(ratio, 3)})
+            results.append({"query": path.stem, "rows": rows, "server_ms": median_ms(served),
+                            "pyoxigraph_ms": median_ms(embedded), "pyoxigraph_over_server": round(ratio, 3)})
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
@@ -109,7 +109,7 @@ def decoding(version: Path, rows: int, repeats: int) -> dict[str, Any]:
         for row in store.query(query):
             row[0].value, row[1].value  # noqa: B018 - reading is what is measured
         timings["read"].append(time.perf_counter() - start)
-    result: dict[str, Any] = {"rows": found, **{f"{k}_ms": best(v) for k, v in timings.items()}}
+    result: dict[str, Any] = {"rows": found, **{f"{k}_ms": median_ms(v) for k, v in timings.items()}}
     result["us_per_row_beyond_count"] = round((statistics.median(timings["iterate"]) - statistics.median(
         timings["count"])) / max(found, 1) * 1e6, 2)
     return result
@@ -143,7 +143,7 @@ def page_reads(store_dir: Path, repeats: int) -> dict[str, Any]:
             for _ in real(text):
                 pass
             reads.append(time.perf_counter() - start)
-        queries.append({"rows": rows, "count_ms": best(counts), "iterate_ms": best(reads)})
+        queries.append({"rows": rows, "count_ms": median_ms(counts), "iterate_ms": median_ms(reads)})
     return {"page": f"/page/{path}", "queries": queries, "rows": sum(q["rows"] for q in queries),
             "count_ms": round(sum(q["count_ms"] for q in queries), 3),
             "iterate_ms": round(sum(q["iterate_ms"] for q in queries), 3)}

@@ -10,7 +10,8 @@ KgError                     500 / 1  unexpected
  ├── PortInUse              500 / 4  kg serve cannot listen: the port is taken (or privileged)
  ├── StoreMissing           503 / 5  no store has been built yet
  ├── BadQuery               400 / 6  a malformed or refused SPARQL request (TooManyResults: past max_results;
- │                                   BadTerm: a term given to kg explain or /explain that cannot be read)
+ │                                   BadTerm: a term given to kg explain or /explain that cannot be read;
+ │                                   NetworkRefused: the engine tried to reach the network and was stopped)
  ├── PayloadTooLarge        413 / 6,  UnsupportedMediaType 415 / 6
  ├── QueryTimeout           503 / 6,  QueryMemoryLimit 503 / 6,  QueryFailed (a worker's error, its status)
  ├── RemoteStoreError       502 / 7  the remote store refused a request or could not be reached
@@ -187,6 +188,16 @@ class TooManyResults(BadQuery):
 
 class BadTerm(BadQuery):
     """A term given to kg explain or GET /explain that is not an RDF term of the kind its position needs."""
+
+
+class NetworkRefused(BadQuery):
+    """A query or update made the engine try to open a network connection (SERVICE, LOAD), which is never allowed."""
+
+    MESSAGE = ("federated queries (SERVICE) and LOAD are not allowed on this endpoint: the engine tried to open a "
+               "network connection and was refused; query the remote endpoint yourself, or load its data with kg build")
+
+    def __init__(self, message: str = MESSAGE) -> None:
+        super().__init__(message)
 
 
 class WriteBusy(KgError):

@@ -12,7 +12,7 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from .errors import BadQuery
 
@@ -79,7 +79,7 @@ def uses_service(query: str) -> bool:
     >>> uses_service('SELECT * { ?s ?p true.SERVICE <http://ex.org/sparql> {} }')
     True
     """
-    return "SERVICE" in keywords(query)
+    return refused_keyword(query, ("SERVICE",)) is not None
 
 
 def volatile(query: str) -> bool:
@@ -167,12 +167,34 @@ def query_form(query: str) -> str:
     raise BadQuery("malformed query: the query ends before SELECT, ASK, CONSTRUCT or DESCRIBE")
 
 
+def refused_keyword(text: str, refused: Collection[str]) -> str | None:
+    """The first refused keyword found inside a bare word of the text, or None.
+
+    The engine's parser needs no space between a keyword and what comes before it ('trueSERVICE' is read as
+    ``true`` then ``SERVICE``, '1e0SERVICE' as a number then ``SERVICE``), so any bare word (not a string, IRI,
+    variable, prefixed name or comment) that merely contains the keyword counts; SPARQL has no bare word that
+    does so innocently. The query workers cannot reach the network whatever this says (kg.sandbox): this check
+    exists to answer the honest spelling with a clear 400.
+
+    >>> refused_keyword('SELECT * { ?s ?p trueSERVICE <http://x/> {} }', {"SERVICE"})
+    'SERVICE'
+    >>> refused_keyword('SELECT * { ?service <http://x/SERVICE> "SERVICE", ex:service }', {"SERVICE"}) is None
+    True
+    """
+    for kind, token, _ in token_spans(text):
+        if kind in ("name", "other") and ":" not in token:
+            upper = token.upper()
+            for keyword in refused:
+                if keyword in upper:
+                    return keyword
+    return None
+
+
 def check_query(query: str) -> None:
     """Raise BadQuery if the query uses a refused feature or nests too deeply for the engine."""
     problem = nesting_error(query)
     if problem:
         raise BadQuery(problem)
-    found = set(keywords(query))
-    for keyword, reason in REFUSED_KEYWORDS.items():
-        if keyword in found:
-            raise BadQuery(reason)
+    keyword = refused_keyword(query, REFUSED_KEYWORDS)
+    if keyword is not None:
+        raise BadQuery(REFUSED_KEYWORDS[keyword])

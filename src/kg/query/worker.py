@@ -1,7 +1,9 @@
 """A query worker process: ``python -m kg.query.worker FD STORE IN_MEMORY MEMORY_MB``.
 
-It opens the store read-only (or copies it into memory), caps its address space, says it is ready on the
-socket FD, then answers one job at a time until the socket closes. It loads pyoxigraph and the few modules
+It opens the store read-only (or copies it into memory), caps its address space, installs the network filter
+(kg.sandbox: no socket but AF_UNIX can be opened any more, so SERVICE cannot reach anything whatever the query
+text says), says it is ready on the socket FD, then answers one job at a time until the socket closes or the
+parent exits. It loads pyoxigraph and the few modules
 that serialise results, nothing of the web app, rdflib, validation or reasoning.
 """
 
@@ -16,7 +18,8 @@ from typing import Any
 
 import pyoxigraph as ox
 
-from ..errors import KgError, QueryMemoryLimit
+from ..errors import KgError, NetworkRefused, QueryMemoryLimit
+from ..sandbox import SandboxUnavailable, deny_network, exit_with_parent
 from .results import answer
 from .wire import OK, READY, QueryJob, encode_error
 
@@ -62,6 +65,9 @@ def serve(conn: Connection, store: Any, memory_mb: int) -> None:
             reply = OK + answer(store, QueryJob.decode(data))
         except KgError as error:
             reply = encode_error(error.status, type(error).__name__, str(error))
+        except PermissionError:  # only the network filter refuses anything here: SERVICE, however it was spelt
+            refused = NetworkRefused()
+            reply = encode_error(refused.status, type(refused).__name__, str(refused))
         except MemoryError:
             stopped = memory_error(memory_mb)
             reply = encode_error(stopped.status, type(stopped).__name__, str(stopped))
@@ -71,12 +77,22 @@ def serve(conn: Connection, store: Any, memory_mb: int) -> None:
         conn.send_bytes(reply)
 
 
+def confine() -> None:
+    """Take this process off the network for good (kg.sandbox); where the platform cannot, say so in the log."""
+    try:
+        deny_network()
+    except SandboxUnavailable as error:
+        logging.getLogger(__name__).error("query worker runs without the network sandbox: %s", error)
+
+
 def main(argv: list[str]) -> None:
-    """Open the store, cap the address space, say ready, serve."""
+    """Open the store, cap the address space, take the network away, say ready, serve."""
     fd, path, in_memory, memory_mb = int(argv[0]), argv[1], argv[2] == "1", int(argv[3])
+    exit_with_parent()
     conn = Connection(fd)
     store = open_store(path, in_memory)
     cap_address_space(memory_mb)
+    confine()
     conn.send_bytes(READY)
     serve(conn, store, memory_mb)
 

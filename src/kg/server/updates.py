@@ -25,7 +25,7 @@ from werkzeug.exceptions import Unauthorized
 
 from ..errors import BadQuery, ReadOnly, WriteRejected
 from ..sparql_syntax import explain
-from ..sparql_text import CLOSERS, OPENERS, nesting_error, token_spans
+from ..sparql_text import CLOSERS, OPENERS, nesting_error, refused_keyword, token_spans
 from .handle import get_config, handle
 from .operation import Operation
 
@@ -103,19 +103,20 @@ def _word(kind: str, token: str) -> str | None:
 
 
 def check_update(text: str) -> None:
-    """Raise BadQuery for LOAD or SERVICE (unless its IRI is allow-listed) and for too deep nesting."""
+    """Raise BadQuery for LOAD or SERVICE (unless its IRI is allow-listed) and for too deep nesting; like queries,
+    a keyword glued to the word before it counts (kg.sparql_text.refused_keyword)."""
     problem = nesting_error(text)
     if problem:
         raise BadQuery(problem.replace("query", "update"))
     tokens = list(_tokens(text))
     for index, (kind, token, *_) in enumerate(tokens):
-        word = _word(kind, token)
-        if word not in REFUSED:
+        word = refused_keyword(token, REFUSED) if kind in ("name", "other") else None
+        if word is None:
             continue
         following = [t for t in tokens[index + 1:index + 3] if _word(t[0], t[1]) != "SILENT"]
         source = following[0][1][1:-1] if following and following[0][0] == "iri" else None
-        if source is None or source not in ALLOWED_SOURCES:
-            raise BadQuery(REFUSED[word] if word else "refused")
+        if _word(kind, token) != word or source is None or source not in ALLOWED_SOURCES:
+            raise BadQuery(REFUSED[word])
 
 
 def split_operations(text: str) -> list[str]:

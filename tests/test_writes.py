@@ -420,7 +420,7 @@ def test_version_metadata(config: Config) -> None:
 CRASHING_WRITE = """
 import os, sys
 from pathlib import Path
-import kg.writes as writes
+import kg.writes.writer as writes
 from kg.config import Config
 
 def crash(*args, **kwargs):

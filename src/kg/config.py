@@ -55,6 +55,10 @@ class Config:
     gzip_min_bytes: int = field(default=1024, metadata={"help": "Smallest text response body sent gzip-compressed to clients that send Accept-Encoding: gzip (0: never compress)"})
     response_cache_bytes: int = field(default=32_000_000, metadata={"help": "Bytes of whole responses to repeat GETs of /sparql, /page/ and /data/ kept per web worker and answered before Flask runs (0 disables it)"})
     write_token: str = field(default="", repr=False, metadata={"help": "Bearer token that enables writes (SPARQL Update, Graph Store PUT/POST/DELETE); empty: read-only"})
+    write_timeout: float = field(default=120.0, metadata={"help": "Seconds one write may take (waiting for the write lock included) before its worker process is stopped; nothing is changed, 503"})
+    write_memory_mb: int = field(default=2048, metadata={"help": "Megabytes one write may add to its worker process before it is stopped; nothing is changed, 503 (0: no limit)"})
+    max_update_operations: int = field(default=64, metadata={"help": "Most operations (joined by ';') one SPARQL Update request may hold (413 beyond)"})
+    max_update_triples: int = field(default=20_000, metadata={"help": "Most asserted triples one write may add and remove together (413 beyond; bulk changes belong in data/ and kg build)"})
 
     @property
     def precedence(self) -> tuple[str, ...]:
@@ -78,6 +82,11 @@ class Config:
                 values[f.name] = _convert(raw, getattr(defaults, f.name))
         values.update({k: v for k, v in overrides.items() if v is not None})
         return replace(cls(), **values)
+
+
+    def environment(self) -> dict[str, str]:
+        """These settings as KG_* environment variables, which from_env reads back as they are (for child processes)."""
+        return {f"KG_{f.name.upper()}": str(getattr(self, f.name)) for f in fields(self)}
 
 
 def _convert(raw: str, default: Any) -> Any:

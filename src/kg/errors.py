@@ -12,7 +12,9 @@ KgError                     500 / 1  unexpected
  ├── BadQuery               400 / 6  a malformed or refused SPARQL request (TooManyResults: past max_results;
  │                                   BadTerm: a term given to kg explain or /explain that cannot be read;
  │                                   NetworkRefused: the engine tried to reach the network and was stopped)
- ├── PayloadTooLarge        413 / 6,  UnsupportedMediaType 415 / 6
+ ├── PayloadTooLarge        413 / 6 (UpdateTooLarge: a write past max_update_operations or max_update_triples),
+ │                                   UnsupportedMediaType 415 / 6
+ ├── WriteLimit             503 / 4  a write ran past write_timeout or write_memory_mb and was stopped
  ├── QueryTimeout           503 / 6,  QueryMemoryLimit 503 / 6,  QueryFailed (a worker's error, its status)
  ├── RemoteStoreError       502 / 7  the remote store refused a request or could not be reached
  ├── DiskFull               507 / 8  the disk or quota filled up during a write (nothing was changed)
@@ -173,6 +175,17 @@ class PayloadTooLarge(KgError):
 
     status = 413
     exit_code = 6
+
+
+class UpdateTooLarge(PayloadTooLarge):
+    """A write has more operations than max_update_operations, or changes more triples than max_update_triples."""
+
+
+class WriteLimit(KgError):
+    """A write ran past write_timeout or write_memory_mb; its worker was stopped and nothing was changed."""
+
+    status = 503
+    exit_code = 4
 
 
 class UnsupportedMediaType(KgError):

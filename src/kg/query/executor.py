@@ -22,98 +22,33 @@ from __future__ import annotations
 
 import logging
 import os
-import select
-import socket
-import subprocess
-import sys
 import threading
 import time
 import weakref
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
 from pathlib import Path
 
 from ..errors import BusyTimeout, EngineCrashed, QueryFailed, QueryTimeout, Saturated, WorkersDown
 from .allocator import worker_environment
+from .child import MB, ChildProcess, resident_bytes
 from .lanes import Lane, take_first
-from .wire import ERROR, READY, QueryJob, decode_error
+from .wire import ERROR, QueryJob, decode_error
 from .worker import memory_error
 
 logger = logging.getLogger(__name__)
-PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
-MB = 1 << 20
 WATCH_SECONDS = 0.02
 NORMAL, RESERVE = "normal", "reserve"
 KNOWN_DURATIONS = 4096  # queries whose last running time a pool remembers (all forgotten past that)
-SOURCE_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding the kg package, for the child
 
 
-def resident_bytes(pid: int) -> int:
-    """Resident memory of a process in bytes (0 once it is gone)."""
-    try:
-        with open(f"/proc/{pid}/statm", "rb") as statm:
-            return int(statm.read().split()[1]) * PAGE_BYTES
-    except (OSError, IndexError, ValueError):
-        return 0
-
-
-class Worker:
+class Worker(ChildProcess):
     """One query worker process (python -m kg.query.worker) and the parent's end of its socket."""
 
     def __init__(self, path: str, in_memory: bool, memory_mb: int = 0, lane: str = NORMAL,
                  allocator: str | None = None) -> None:
         self.lane = lane
-        ours, theirs = socket.socketpair()
-        command = [sys.executable, "-m", "kg.query.worker", str(theirs.fileno()), path, "1" if in_memory else "0",
-                   str(memory_mb)]
-        env = worker_environment(dict(os.environ), allocator)
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [SOURCE_ROOT, os.environ.get("PYTHONPATH")]))
-        try:
-            self.process = subprocess.Popen(command, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env=env)
-        finally:
-            theirs.close()
-        self.conn = Connection(ours.detach())
-        self.poller = select.poll()  # one poll object per worker: multiprocessing's poll() builds a selector per call
-        self.poller.register(self.conn.fileno(), select.POLLIN)
-        self.resting = 0  # resident bytes when idle, the base of the memory limit
-        # the child is stopped when this object goes (a pool dropped without close()) and at exit, as
-        # multiprocessing's daemon children were: a worker must never outlive the web process
-        self._stop = weakref.finalize(self, stop_child, self.process, self.conn)
-
-    def answered(self, seconds: float) -> bool:
-        """Wait up to seconds for the child's answer (or its death: the socket then reads as ready)."""
-        return bool(self.poller.poll(max(0, int(seconds * 1000))))
-
-    @property
-    def pid(self) -> int:
-        """The child's process id."""
-        return self.process.pid
-
-    def wait_ready(self, timeout: float) -> bool:
-        """Wait until the child has opened its store."""
-        if not self.conn.poll(timeout):
-            return False
-        try:
-            ready = self.conn.recv_bytes() == READY
-        except (EOFError, OSError):
-            return False
-        self.resting = resident_bytes(self.pid)
-        return ready
-
-    def kill(self) -> None:
-        """Stop the child at once and reap it."""
-        self._stop()
-
-
-def stop_child(process: subprocess.Popen[bytes], conn: Connection) -> None:
-    """Kill a worker process, reap it and close its socket."""
-    if process.poll() is None:
-        process.kill()
-    try:
-        process.wait(5)
-    except subprocess.TimeoutExpired:
-        logger.error("query worker %s did not exit after SIGKILL", process.pid)
-    conn.close()
+        super().__init__("kg.query.worker", [path, "1" if in_memory else "0", str(memory_mb)],
+                         worker_environment(dict(os.environ), allocator))
 
 
 def watch_reserve(pool_ref: weakref.ref[QueryPool], every: float) -> None:

@@ -24,13 +24,13 @@ from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import Unauthorized
 
 from ..errors import BadQuery, ReadOnly, WriteRejected
-from ..sparql_syntax import explain
 from ..sparql_text import CLOSERS, OPENERS, nesting_error, refused_keyword, token_spans
 from .handle import get_config, handle
 from .operation import Operation
 
 if TYPE_CHECKING:
-    from ..writes import Writer, WriteResult
+    from ..writes import WriteResult
+    from ..writes.client import WriteOperations
 
 EXTENSION = "kg-writes"
 ALLOWED_SOURCES: frozenset[str] = frozenset()
@@ -71,14 +71,22 @@ def authorize() -> None:
                            www_authenticate=Challenge("bearer", {"realm": "kg", "error": "invalid_token"}))
 
 
-def writer() -> Writer:
-    """The app's Writer (one per app; writes are serialised across processes by the store's write lock). The write
-    stack (validation, reasoning) is imported on the first write: a read-only server never loads it."""
-    from ..writes import Writer
-
-    found = current_app.extensions.get(EXTENSION)
+def writer() -> WriteOperations:
+    """The app's writer (one per app; writes are serialised across processes by the store's write lock): with query
+    workers, a client of the write worker process, which applies each write bounded in time and memory and without
+    network access; with none (KG_QUERY_WORKERS=0, in-process use and tests), the Writer itself, in this thread.
+    The write stack (validation, reasoning) is imported on the first write: a read-only server never loads it."""
+    found: WriteOperations | None = current_app.extensions.get(EXTENSION)
     if found is None:
-        found = current_app.extensions.setdefault(EXTENSION, Writer(get_config()))
+        config = get_config()
+        if config.query_workers > 0:
+            from ..writes.client import WriteClient
+
+            found = current_app.extensions.setdefault(EXTENSION, WriteClient(config))
+        else:
+            from ..writes import Writer
+
+            found = current_app.extensions.setdefault(EXTENSION, Writer(config))
     return found
 
 
@@ -195,17 +203,6 @@ def _matching(tokens: list[tuple[str, str, int, int, int]], opening: int) -> int
     raise BadQuery("unbalanced brackets in the update")
 
 
-def check_syntax(text: str, base_iri: str | None) -> None:
-    """Raise BadQuery when the update does not parse (run on an empty store: nothing else happens)."""
-    try:
-        ox.Store().update(text, base_iri=base_iri)
-    except SyntaxError as error:
-        raise BadQuery("the update is not valid SPARQL 1.1 Update: " + explain(text, str(error), {}, update=True)
-                       ) from None
-    except (OSError, ValueError) as error:
-        raise BadQuery(f"the update cannot be applied: {error}") from None
-
-
 # --- the SPARQL 1.1 Update endpoint -----------------------------------------------------------------------
 
 def answer_update(operation: Operation, base_iri: str) -> Response:
@@ -215,7 +212,6 @@ def answer_update(operation: Operation, base_iri: str) -> Response:
         raise BadQuery("default-graph-uri and named-graph-uri are for queries; an update names its dataset with "
                        "using-graph-uri and using-named-graph-uri")
     check_update(operation.text)
-    check_syntax(operation.text, base_iri)
     using = tuple(operation.params.get("using-graph-uri", []))
     using_named = tuple(operation.params.get("using-named-graph-uri", []))
     for iri in using + using_named:
@@ -224,7 +220,7 @@ def answer_update(operation: Operation, base_iri: str) -> Response:
         except ValueError:
             raise BadQuery(f"using-graph-uri / using-named-graph-uri {iri!r} is not an absolute IRI") from None
     operations = [add_using(op, using, using_named) for op in split_operations(operation.text)]
-    return perform(lambda w: w.update_operations(operations, base_iri), 200)
+    return perform(lambda w: w.update_operations(operations, base_iri, request=operation.text), 200)
 
 
 # --- responses --------------------------------------------------------------------------------------------
@@ -235,7 +231,7 @@ def preferred(*types: str) -> str:
     return best or types[0]
 
 
-def perform(action: Callable[[Writer], WriteResult], status: int,
+def perform(action: Callable[[WriteOperations], WriteResult], status: int,
             respond: Callable[[WriteResult], Response] | None = None) -> Response:
     """Run a write: its summary on success (or respond(result)), the introduced violations (422) if rejected."""
     try:

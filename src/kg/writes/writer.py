@@ -29,7 +29,6 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,19 +38,20 @@ from rdflib import Graph
 from ..config import Config
 from ..edits import (
     GraphNames,
-    WriteBusy,
     edits_file,
     pending_edits,
     read_edits,
     recover_edits,
     write_lock,
 )
-from ..errors import BadQuery, DiskFull, GraphNotFound, KgError, WriteRejected
+from ..errors import BadQuery, DiskFull, GraphNotFound, KgError, NetworkRefused, UpdateTooLarge, WriteRejected
 from ..iris import Minter
 from ..reasoning import infer
+from ..sparql_syntax import explain
 from ..store import derive_version, to_ox
 from ..turtle_files import load_turtle_dir
 from ..validation import validate_graph
+from .result import WriteResult
 from .snapshot import (
     Graphs,
     Snapshot,
@@ -73,33 +73,21 @@ DISK_FULL = "the server's disk is full; nothing was changed; free space and retr
 Triple = ox.Triple
 
 
-@dataclass(frozen=True)
-class WriteResult:
-    """What a write changed: asserted and inferred triples added and removed, the graphs touched, the version."""
-
-    changed: bool
-    version: str | None = None
-    added: int = 0
-    removed: int = 0
-    inferred_added: int = 0
-    inferred_removed: int = 0
-    graphs: tuple[str, ...] = ()
-    created: bool = False
-    seconds: dict[str, float] = field(default_factory=dict)
-
-    def as_json(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return asdict(self)
-
-    def text(self) -> str:
-        """One line for people."""
-        if not self.changed:
-            return "No change: the data already says this.\n"
-        return (f"Committed {self.version}: {self.added} triples added, {self.removed} removed in "
-                f"{len(self.graphs)} graph(s); inferred +{self.inferred_added} -{self.inferred_removed}.\n")
-
-
 Change = Callable[[ox.Store, Snapshot, GraphNames], bool]
+
+
+def check_syntax(text: str, base_iri: str | None) -> None:
+    """Raise BadQuery when an update request does not parse (run on an empty store, so nothing else happens; in the
+    write worker, where a SERVICE or LOAD that got past the guard meets the network filter: NetworkRefused)."""
+    try:
+        ox.Store().update(text, base_iri=base_iri)
+    except PermissionError:
+        raise NetworkRefused() from None
+    except SyntaxError as error:
+        raise BadQuery("the update is not valid SPARQL 1.1 Update: " + explain(text, str(error), {}, update=True)
+                       ) from None
+    except (OSError, ValueError) as error:
+        raise BadQuery(f"the update cannot be applied: {error}") from None
 
 
 class Stages:
@@ -134,18 +122,38 @@ class Writer:
         """Apply a SPARQL 1.1 Update as one operation (already checked for LOAD and SERVICE by the caller)."""
         return self.update_operations([text], base_iri)
 
-    def update_operations(self, operations: list[str], base_iri: str | None = None) -> WriteResult:
+    def update_operations(self, operations: list[str], base_iri: str | None = None,
+                          request: str | None = None) -> WriteResult:
         """Apply the operations of one update request in order, re-merging the default graph between them;
-        all are committed together or none."""
+        all are committed together or none. The request's own text, when given, is checked for syntax first, so
+        that an error names its line and column."""
+        limit = self.config.max_update_operations
+        if len(operations) > limit:
+            raise UpdateTooLarge(f"the update has {len(operations)} operations, more than the limit of {limit} "
+                                 "(KG_MAX_UPDATE_OPERATIONS); send fewer per request, or change data/ and run kg build")
+        if request is not None:
+            check_syntax(request, base_iri)
+
         def step(text: str) -> Change:
             def change(work: ox.Store, snapshot: Snapshot, names: GraphNames) -> bool:
+                before = len(work)
                 try:
                     work.update(text, base_iri=base_iri)
+                except PermissionError:  # only the network filter refuses anything here (kg.sandbox)
+                    raise NetworkRefused() from None
                 except (SyntaxError, ValueError, OSError) as error:
                     raise BadQuery(f"the update cannot be applied: {error}") from None
+                self._check_size(abs(len(work) - before))
                 return False
             return change
         return self.write(*(step(text) for text in operations))
+
+    def _check_size(self, changed: int) -> None:
+        """Refuse a write that changes more triples than max_update_triples (UpdateTooLarge, 413)."""
+        limit = self.config.max_update_triples
+        if changed > limit:
+            raise UpdateTooLarge(f"the write changes at least {changed:,} triples, more than the limit of {limit:,} "
+                                 "(KG_MAX_UPDATE_TRIPLES); split it, or change data/ and run kg build")
 
     def put(self, graph: str | None, triples: Iterable[Triple]) -> WriteResult:
         """Replace a graph (None: the default graph) with the triples; result.created if it did not exist."""
@@ -244,7 +252,7 @@ class Writer:
         work = snapshot.working_copy()
         clock.stage("copy")
         derived = {g: ts for g, ts in snapshot.named.items() if names.managed(g)}
-        asserted = {g: ts for g, ts in snapshot.named.items() if not names.managed(g)}
+        asserted = before = {g: ts for g, ts in snapshot.named.items() if not names.managed(g)}
         state, created = snapshot.named, False
         for number, change in enumerate(changes):
             before_default = union(state) if number else snapshot.default
@@ -255,6 +263,7 @@ class Writer:
             after_named, after_default = split(work.quads_for_pattern(None, None, None, None))
             asserted = reconcile(state, before_default, after_named, after_default, names)
             state = {**asserted, **derived}
+        self._check_size(sum(len(asserted.get(g, set()) ^ before.get(g, set())) for g in set(asserted) | set(before)))
         del work
         clock.stage("apply")
         return asserted, created
@@ -402,7 +411,3 @@ def inferred_matches(store_dir: Path, reasoner: str = "rules") -> tuple[set[Any]
     expected = {ox.Triple(to_ox(s), to_ox(p), to_ox(o)) for s, p, o in inferred}
     stored = snapshot.named.get(names.inferred, set())
     return expected - stored, stored - expected
-
-
-__all__ = ["DiskFull", "GraphNotFound", "Snapshot", "WriteBusy", "WriteForbidden", "WriteRejected", "WriteResult",
-           "Writer", "inferred_matches", "reconcile", "violation_key"]

@@ -386,14 +386,20 @@ def check_port(host: str, port: int) -> None:
                                     f"use --port with a port above 1023") from None
 
 
+STOP_SECONDS = 10  # how long a graceful stop (SIGTERM, SIGINT) waits for requests in flight
+
+
 def server_arguments(config: Config, host: str, port: int, workers: int, threads: int) -> list[str]:
-    """granian's options for kg serve: WSGI, the header read timeout, and (KG_ACCESS_LOG) an access log with
-    escaped paths; without it, no access log at all (it cost about 11 % of a cheap query's CPU)."""
+    """granian's options for kg serve: WSGI, the header read timeout, a graceful stop that waits at most
+    STOP_SECONDS for requests in flight before it kills the workers (their query and write workers exit with them),
+    and (KG_ACCESS_LOG) an access log with escaped paths; without it, no access log at all (it cost about 11 % of
+    a cheap query's CPU)."""
     header_ms = max(1, min(60_000, int(config.header_timeout * 1000)))
     log = ["--access-log", "--access-log-fmt", ACCESS_LOG_FORMAT] if config.access_log else ["--no-access-log"]
     return ["--interface", "wsgi", "--host", host, "--port", str(port), "--workers", str(workers),
             "--blocking-threads", str(threads), "--no-ws", "--http", "1",
-            "--http1-header-read-timeout", str(header_ms), "--respawn-failed-workers", *log]
+            "--http1-header-read-timeout", str(header_ms), "--respawn-failed-workers",
+            "--workers-kill-timeout", str(STOP_SECONDS), *log]
 
 
 main.add_command(import_command)

@@ -65,8 +65,9 @@ def query_variants(url: str) -> Iterator[str]:
         endpoint = end.format(url=url)
         text = group.format(glue=glue, kw=kw, end=endpoint)
         if endpoint == "?e":
-            text = text.replace("WHERE {", f"WHERE {{ VALUES ?e {{ <{url}> }} ", 1).replace(
-                "SELECT * {", f"SELECT * {{ BIND(<{url}> AS ?e) ", 1).replace("ASK {", f"ASK {{ VALUES ?e {{ <{url}> }}", 1)
+            bound = f"VALUES ?e {{ <{url}> }} "
+            text = text.replace("WHERE {", "WHERE { " + bound, 1).replace(
+                "SELECT * {", f"SELECT * {{ BIND(<{url}> AS ?e) ", 1).replace("ASK {", "ASK { " + bound, 1)
         yield f"PREFIX ex: <{url}/> PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n{text}"
 
 

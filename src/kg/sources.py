@@ -134,21 +134,31 @@ class _Builder:
 def _refuse_expansion(text: str, where: Path) -> None:
     """Scan the YAML events (no nodes are built): anchors, aliases and deep nesting are refused before composing."""
     depth = 0
-    for event in yaml.parse(text, Loader=LOADER):
-        anchor = getattr(event, "anchor", None)
-        if anchor is not None:
-            line = event.start_mark.line + 1
-            kind = f"alias *{anchor}" if isinstance(event, AliasEvent) else f"anchor &{anchor}"
-            raise SourceError(Location(where, line), f"YAML {kind}: anchors and aliases (&name, *name, "
-                              "<<: *name) are not allowed in kg data; write the value out in full")
-        if isinstance(event, CollectionStartEvent):
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise SourceError(Location(where, event.start_mark.line + 1),
-                                  f"YAML nested more than {MAX_DEPTH} levels deep; kg data needs only a few "
-                                  "levels, so flatten it")
-        elif isinstance(event, CollectionEndEvent):
-            depth -= 1
+    try:
+        for event in yaml.parse(text, Loader=LOADER):
+            anchor = getattr(event, "anchor", None)
+            if anchor is not None:
+                line = event.start_mark.line + 1
+                kind = f"alias *{anchor}" if isinstance(event, AliasEvent) else f"anchor &{anchor}"
+                raise SourceError(Location(where, line), f"YAML {kind}: anchors and aliases (&name, *name, "
+                                  "<<: *name) are not allowed in kg data; write the value out in full")
+            if isinstance(event, CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise _too_deep(where, event.start_mark.line + 1)
+            elif isinstance(event, CollectionEndEvent):
+                depth -= 1
+    except yaml.MarkedYAMLError as exc:  # PyYAML >= 6.0.4's scanner stops deep flow collections itself, reading ahead
+        mark = exc.problem_mark or exc.context_mark
+        if "nesting depth" in str(exc.problem) and mark is not None:
+            raise _too_deep(where, mark.line + 1) from None
+        raise
+
+
+def _too_deep(where: Path, line: int) -> SourceError:
+    """The error for YAML nested past MAX_DEPTH levels."""
+    return SourceError(Location(where, line), f"YAML nested more than {MAX_DEPTH} levels deep; kg data needs only a "
+                       "few levels, so flatten it")
 
 
 def _open_quote(exc: yaml.MarkedYAMLError, text: str) -> tuple[int, int] | None:

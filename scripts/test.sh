@@ -18,7 +18,9 @@ if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-python -m pip install -q -e '.[test]'
+# --upgrade --upgrade-strategy eager: the newest versions the dependency ranges allow, as a fresh install gets them,
+# not whatever an earlier install left on this machine (a green run must not hang on an old library)
+python -m pip install -q --upgrade --upgrade-strategy eager -e '.[test]'
 # The contracts the project adopts: ruff (configured rules), mypy on src/, import-linter's layers.
 python -m ruff check src tests benchmarks scripts
 python -m mypy

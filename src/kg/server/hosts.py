@@ -137,15 +137,15 @@ class HostCheck:
 
     def problem(self, environ: dict[str, Any]) -> str | None:
         """Why this request's Host (or, without one, the server's own name) may not be used, or None."""
-        host = environ.get("HTTP_HOST")
-        if host is None:
-            if not self.public:
-                return None  # HTTP/1.0 without Host: URLs are built from the server's own address
-            host = f"{environ.get('SERVER_NAME', '')}:{environ.get('SERVER_PORT', '')}"
+        sent = environ.get("HTTP_HOST")
+        if sent is None and not self.public:
+            return None  # HTTP/1.0 without Host: URLs are built from the server's own address
+        host = sent if sent is not None else f"{environ.get('SERVER_NAME', '')}:{environ.get('SERVER_PORT', '')}"
         problem = host_problem(host)
         if problem is None and self.public and not self.public.allows(host) \
                 and environ.get("PATH_INFO") not in EXEMPT_PATHS:
-            return "the Host header names none of this server's public hosts"
+            return ("the Host header names none of this server's public hosts" if sent is not None else
+                    "the request has no Host header, and the server's own address is none of its public hosts")
         return problem
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:

@@ -40,6 +40,7 @@ class Config:
     max_record_bytes: int = field(default=32_000_000, metadata={"help": "Largest downloaded record kg build reads (data/records/)"})
     source_precedence: str = field(default="profile,orcid,dblp,crossref,datacite,openalex,wikidata,bibtex", metadata={"help": "Which source's value the default graph shows where sources disagree, first wins"})
     cors_origins: str = field(default="*", metadata={"help": "Access-Control-Allow-Origin for query endpoints ('' disables CORS)"})
+    public_hosts: str = field(default="", metadata={"help": "Host names this server answers as, comma-separated (host, host:port, or .domain for its subdomains); a request naming another Host gets 400 (empty: any well-formed host). Absolute URLs (sitemap, robots.txt, VoID) are built from Host"})
     query_workers: int = field(default=2, metadata={"help": "Worker processes that run queries (0: run in the web thread, no time limit)"})
     store_in_memory: bool = field(default=False, metadata={"help": "Query workers copy the store into memory (about 1.3x on joins, 700 MB each at 1M triples)"})
     max_pending: int = field(default=16, metadata={"help": "Queries running or waiting at once before 503 Retry-After"})

@@ -266,6 +266,13 @@ class RemoteConfigError(KgError):
     exit_code = 4
 
 
+class SettingError(KgError):
+    """A KG_* setting's value cannot be used (it names what is wrong and what is expected)."""
+
+    status = 500
+    exit_code = 4
+
+
 class NotAcceptable(KgError):
     """None of the formats a resource offers is acceptable to the client."""
 

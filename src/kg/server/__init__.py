@@ -3,6 +3,9 @@
 Routes: ``/sparql`` (SPARQL 1.1 Protocol and service description), ``/store`` (Graph Store Protocol, read
 side), ``/health``, ``/explain`` (why a triple holds), ``/changes`` (what the recent builds changed).
 
+Host: a malformed Host header, or one not in ``KG_PUBLIC_HOSTS`` when that is set, gets 400 before anything
+else runs (kg.server.hosts); routing redirects carry a path, not the request's Host.
+
 Logging: control characters are escaped in every log record of the process (kg.server.logsafe). A
 linked-data path that cannot name a resource answers before its view runs: 400 when its bytes are not UTF-8,
 the normal 404 page when it is not an IRI (a space, a quote, a NUL...), never a 500 with a traceback.
@@ -31,6 +34,7 @@ from .fastpath import ResponseCache
 from .graphstore import bp as graphstore_bp
 from .handle import EXTENSION, StoreHandle, get_config
 from .health import bp as health_bp
+from .hosts import HostCheck, PublicHosts, relative_redirects
 from .logsafe import install as escape_log_controls
 from .pages import bp as pages_bp
 from .pages import not_found, split_extension
@@ -61,13 +65,15 @@ def create_app(config: Config | None = None, store: Store | None = None) -> Flas
     app.extensions[EXTENSION] = StoreHandle(config, store)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
+    app.before_request(relative_redirects)
     app.before_request(refuse_odd_resource_paths)
     app.register_error_handler(KgError, render_kg_error)
     app.register_error_handler(HTTPException, render_http_error)
     app.register_error_handler(Exception, render_unexpected)
     store_handle = app.extensions[EXTENSION]
-    app.wsgi_app = ResponseCache(  # type: ignore[method-assign]
-        Compression(QueryFastPath(app.wsgi_app, app, store_handle), config.gzip_min_bytes), store_handle)
+    checked = HostCheck(Compression(QueryFastPath(app.wsgi_app, app, store_handle), config.gzip_min_bytes),
+                        PublicHosts.parse(config.public_hosts))  # behind the response cache: Host is in its keys
+    app.wsgi_app = ResponseCache(checked, store_handle)  # type: ignore[method-assign]
     return app
 
 

@@ -28,18 +28,25 @@ WHOLE_LEVEL = 6  # a body compressed at once (kept by the response cache, compre
 STREAM_LEVEL = 1  # a streamed dump: the fastest level keeps up with the serialiser
 WHOLE_MAX_BYTES = 4_000_000  # a larger body (a dump file) is compressed as a stream, never held whole
 TAG_SUFFIX = "-gzip"
+KEPT_HEADERS = 256  # Accept-Encoding values whose answer is kept
+MAX_KEPT_HEADER = 200  # characters of the longest one kept
 TEXT_TYPES = ("text/", "application/n-triples", "application/n-quads", "application/trig", "image/svg+xml",
               "application/javascript")
 TEXT_SUFFIXES = ("json", "xml")  # application/sparql-results+json, application/ld+json, application/rdf+xml
 
 
-@functools.lru_cache(maxsize=256)
 def accepts_gzip(header: str) -> bool:
+    """Whether an Accept-Encoding header accepts gzip; the answers for short headers (what browsers and clients
+    send) are kept, so the cache holds at most KEPT_HEADERS × MAX_KEPT_HEADER characters whatever clients send."""
+    return _kept_answer(header) if len(header) <= MAX_KEPT_HEADER else gzip_accepted(header)
+
+
+def gzip_accepted(header: str) -> bool:
     """Whether an Accept-Encoding header accepts gzip (by name or '*', with a q-value above 0).
 
-    >>> accepts_gzip("gzip, deflate, br"), accepts_gzip("gzip;q=0, identity"), accepts_gzip("*;q=0.5")
+    >>> gzip_accepted("gzip, deflate, br"), gzip_accepted("gzip;q=0, identity"), gzip_accepted("*;q=0.5")
     (True, False, True)
-    >>> accepts_gzip(""), accepts_gzip("br;q=1.0, *;q=0"), accepts_gzip("x-gzip")
+    >>> gzip_accepted(""), gzip_accepted("br;q=1.0, *;q=0"), gzip_accepted("x-gzip")
     (False, False, True)
     """
     found: dict[str, float] = {}
@@ -59,6 +66,9 @@ def accepts_gzip(header: str) -> bool:
         if name in found:
             return found[name] > 0
     return found.get("*", 0.0) > 0
+
+
+_kept_answer = functools.lru_cache(maxsize=KEPT_HEADERS)(gzip_accepted)
 
 
 @functools.lru_cache(maxsize=256)

@@ -29,7 +29,7 @@ from ..query.results import serialize_rdf
 from ..store import Store
 from .cors import add_cors_headers
 from .handle import get_config, get_store
-from .pagecache import etag_for, mark, not_modified
+from .pagecache import etag_for, mark, not_modified, per_host
 from .resources import FORMAT_LABELS, PAGE_FORMATS, TWIN_FORMATS, Reader, compact
 from .service import ox_triples
 
@@ -39,10 +39,13 @@ EXPORT_NAMES = {"nq": "nq", "ttl": "turtle", "jsonld": "jsonld"}
 VOCABULARIES = (PREFIXES["schema"], PREFIXES["foaf"], PREFIXES["bibo"], ONTOLOGY_IRI + "#")
 VOID_PREFIXES = {"void": str(VOID), "dcterms": str(DCTERMS), "xsd": str(XSD), "schema": PREFIXES["schema"],
                  "foaf": PREFIXES["foaf"], "bibo": PREFIXES["bibo"], "kg": ONTOLOGY_IRI + "#", "rdfs": str(RDFS)}
+MAX_NAMES = 32  # values one version keeps (seven names are used)
 
 
 class VersionCache:
-    """Values computed once per store version (the newest version only), thread-safe."""
+    """Values computed once per store version (the newest version only), thread-safe. Names are fixed in the code
+    (statistics, the dumps, the sitemap's paths, the change and move records), never made from a request: the
+    cache holds what the data makes, whatever clients send; past MAX_NAMES a value is computed and not kept."""
 
     def __init__(self) -> None:
         self.version: tuple[str, str] | None = None
@@ -59,7 +62,7 @@ class VersionCache:
                 return self.values[name]
         value = compute()
         with self.lock:
-            if version == self.version:
+            if version == self.version and len(self.values) < MAX_NAMES:
                 self.values[name] = value
         return value
 
@@ -215,7 +218,7 @@ def void() -> BaseResponse:
     """The VoID description of the dataset (Turtle by default; format= or Accept for others)."""
     store = get_store()
     fmt = negotiate(request.headers.get("Accept"), TWIN_FORMATS, request.args.get("format"))
-    tag = etag_for(f"void.{fmt.extension}")
+    tag = etag_for(per_host(f"void.{fmt.extension}"))  # the description names this host's endpoint and dumps
     early = not_modified(tag, vary=True)
     if early is not None:
         return early

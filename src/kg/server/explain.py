@@ -2,7 +2,8 @@
 
 Terms are written as in Turtle (<IRI>, prefix:name, "literal"@en, _:label; a for rdf:type). The work per request
 is bounded (``EXPLAIN_LIMIT`` triples or look-ups, else 400): 200 for an asserted or inferred triple, 404 for one
-that is not entailed, 400 for a missing, repeated or malformed term.
+that is not entailed, 400 for a missing, repeated or malformed term. The page shows each term as a bounded
+excerpt (kg.server.errorpages.excerpt), and so does the JSON of a 404, which only echoes the request.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ..namespaces import PREFIXES
 from ..reasoning.explain import EXPLAIN_LIMIT, explain
 from ..reasoning.explanation import source_files
 from ..reasoning.terms import compact_term, parse_triple
+from .errorpages import EXCERPT, excerpt
 from .handle import get_config, get_store
 from .offers import wants_json
 from .resources import Reader, path_for
@@ -25,6 +27,7 @@ from .resources import Reader, path_for
 bp = Blueprint("explain", __name__)
 PARAMETERS = {"s": "subject", "p": "predicate", "o": "object"}
 RULES_SPEC = "https://www.w3.org/TR/owl2-profiles/#Reasoning_in_OWL_2_RL_and_RDF_Graphs_using_Rules"
+LINKED = 1000  # characters of the longest IRI linked to its page (no minted IRI is longer)
 USAGE = "/explain?s=SUBJECT&p=PREDICATE&o=OBJECT, each an <IRI>, a prefix:name, a literal or _:label"
 
 
@@ -47,8 +50,9 @@ def _annotate(node: dict[str, Any], reader: Reader) -> dict[str, Any]:
     links = []
     for key, text in zip(("s", "p", "o"), node["terms"], strict=True):
         written = triple[key]
-        path = path_for(reader.base, written[1:-1]) if written.startswith("<") else None
-        links.append({"text": reader.label(ox.NamedNode(written[1:-1])) if path else text, "full": written,
+        path = path_for(reader.base, written[1:-1]) if written.startswith("<") and len(written) <= LINKED else None
+        links.append({"text": excerpt(reader.label(ox.NamedNode(written[1:-1])) if path else text),
+                      "full": excerpt(written),
                       "href": url_for("pages.page", path=path) if path else None})
     out = dict(node, links=links, premises=[_annotate(p, reader) for p in node.get("premises", ())])
     if "rule" in node:
@@ -68,10 +72,15 @@ def explain_route() -> Response:
     show, sources = functools.partial(compact_term, prefixes=PREFIXES), source_files(store.metadata, base)
     status = 404 if found.status == "not entailed" else 200
     if as_json:
-        response = jsonify(found.as_json(show, sources))
+        answer = found.as_json(show, sources)
+        if status == 404:  # the triple is only the request's own, echoed back
+            answer = dict(answer, triple={k: excerpt(v) for k, v in answer["triple"].items()},
+                          text=excerpt(answer["text"], 3 * EXCERPT))
+        response = jsonify(answer)
     else:
         tree = _annotate(found.tree(show, sources), Reader(store, base))
-        response = Response(render_template("explain.html", title=f"Why: {tree['text']}", explanation=found,
+        title = f"Why: {excerpt(tree['text'], 3 * EXCERPT)}"
+        response = Response(render_template("explain.html", title=title, explanation=found,
                                             tree=tree, rules_spec=RULES_SPEC), content_type="text/html; charset=utf-8")
     response.status_code = status
     response.vary.add("Accept")

@@ -8,6 +8,7 @@ and every ETag. The cache is per process, bounded in bytes (``KG_PAGE_CACHE_BYTE
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 from collections.abc import Callable
 from typing import Any
@@ -26,6 +27,12 @@ def etag_for(name: str) -> str:
     """The strong ETag of one representation (name: a format or a route's variant) of the current data version
     (its digest computed once per store object, by the store handle)."""
     return f"{handle().version()}-{name}"
+
+
+def per_host(name: str) -> str:
+    """A representation's name for etag_for when its body holds absolute URLs built from the request's scheme and
+    host: the name and a short digest of them (the same body for another host is another entity)."""
+    return f"{name}-{hashlib.blake2b(request.host_url.encode(), digest_size=6).hexdigest()}"
 
 
 def mark(response: BaseResponse, tag: str, vary: bool) -> BaseResponse:

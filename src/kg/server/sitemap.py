@@ -1,10 +1,12 @@
 """What a search engine's crawler reads first: /robots.txt (the query routes are not for crawling; where the sitemap
 is) and /sitemap.xml, the page of every person, work, organisation, venue and project (sitemaps.org 0.9; past
 50,000 pages, a sitemap index of /sitemap-<n>.xml files), with ``lastmod`` where the builds' change records tell.
-Built once per store version and Host, with ETags."""
+Rendered once per store version without a host (kept in the page cache, bounded in bytes), the request's scheme
+and host filled in per request; ETags per version and host."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -17,8 +19,8 @@ from ..changes.diff import KIND_CLASSES
 from ..changes.rdf import read_log
 from ..iris import Minter
 from .dumps import CACHE
-from .handle import get_config, get_store
-from .pagecache import etag_for, mark, not_modified
+from .handle import get_config, get_store, handle
+from .pagecache import etag_for, mark, not_modified, per_host
 from .pages import page_url
 
 bp = Blueprint("sitemap", __name__)
@@ -26,6 +28,7 @@ PER_FILE = 50_000  # the most URLs one sitemap file may list (sitemaps.org)
 XML = "application/xml; charset=utf-8"
 NAMESPACE = "http://www.sitemaps.org/schemas/sitemap/0.9"
 NOT_CRAWLED = ("/sparql", "/store", "/explain", "/search")  # answers computed per request, not pages
+HOST = "\0"  # where the request's scheme and host go in a rendered sitemap
 CLASSES = " ".join(f"<{c}>" for _, classes in KIND_CLASSES for c in classes)
 
 
@@ -56,24 +59,34 @@ def _paths() -> list[tuple[str, str | None]]:
     return found
 
 
-def _xml(tag: str, body: str) -> bytes:
-    return f'<?xml version="1.0" encoding="UTF-8"?>\n<{tag} xmlns="{NAMESPACE}">\n{body}</{tag}>\n'.encode()
+def _xml(tag: str, body: str) -> str:
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n<{tag} xmlns="{NAMESPACE}">\n{body}</{tag}>\n'
+
+
+def _text(value: str) -> str:
+    """XML character data, with NUL (never allowed in XML, and the host's placeholder here) replaced."""
+    return escape(value.replace(HOST, "\ufffd"))
 
 
 def _urls(paths: list[tuple[str, str | None]]) -> str:
-    host = request.host_url.rstrip("/")
-    return "".join(f"<url><loc>{escape(host + page_url(path))}</loc>"
-                   + (f"<lastmod>{escape(when)}</lastmod>" if when else "") + "</url>\n" for path, when in paths)
+    return "".join(f"<url><loc>{HOST}{_text(page_url(path))}</loc>"
+                   + (f"<lastmod>{_text(when)}</lastmod>" if when else "") + "</url>\n" for path, when in paths)
 
 
-def _answer(name: str, render: Any) -> BaseResponse:
-    """An ETag'd response for this store version, built once per version and Host."""
-    tag = etag_for(name)
+def _answer(name: str, render: Callable[[], str]) -> BaseResponse:
+    """An ETag'd response for this store version and Host: the body is rendered once per version with a
+    placeholder for the scheme and host (kept in the byte-bounded page cache), which each request fills in."""
+    tag = etag_for(per_host(name))
     early = not_modified(tag, vary=False)
     if early is not None:
         return early
-    store = get_store()
-    body = CACHE.get(store, f"{name}:{request.host_url}", render)
+    cache = handle().pages
+    key = (etag_for(name), "sitemap", request.script_root, PER_FILE)
+    template = cache.get(key)
+    if template is None:
+        template = render().encode()
+        cache.put(key, template)
+    body = template.replace(HOST.encode(), escape(request.host_url.rstrip("/")).encode())
     return mark(Response(body, content_type=XML), tag, vary=False)
 
 
@@ -83,8 +96,8 @@ def sitemap() -> BaseResponse:
     paths = _paths()
     if len(paths) <= PER_FILE:
         return _answer("sitemap", lambda: _xml("urlset", _urls(paths)))
-    host = request.host_url.rstrip("/")
-    files = "".join(f"<sitemap><loc>{escape(host)}/sitemap-{n}.xml</loc></sitemap>\n"
+    root = _text(request.script_root)
+    files = "".join(f"<sitemap><loc>{HOST}{root}/sitemap-{n}.xml</loc></sitemap>\n"
                     for n in range(1, (len(paths) - 1) // PER_FILE + 2))
     return _answer("sitemap-index", lambda: _xml("sitemapindex", files))
 

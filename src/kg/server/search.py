@@ -191,5 +191,5 @@ def render_search(store_handle: StoreHandle, reader: Reader, text: str,
                                alternates=alternates)
         return SearchPage(body, error.status, getattr(error, "retry_after", None))
     body = render_template("search.html", title=title, q=text, results=found.hits, matched=found.matched,
-                           more=found.more, limit=SEARCH_LIMIT, alternates=alternates)
+                           more=found.more, alternates=alternates)
     return SearchPage(body)

@@ -26,13 +26,13 @@ from ..namespaces import SCHEMA_IRIS as S
 from ..negotiation import negotiate
 from .cors import add_cors_headers
 from .dumps import dataset_jsonld, statistics
-from .handle import get_config, get_store
+from .handle import get_config, get_store, handle
 from .moved import missing
 from .organizations import by_years, links, organization_view, role_row
 from .pagecache import versioned
 from .pictures import pictures, publication, publications
 from .prefetch import prefetch
-from .query_page import SEARCH_LIMIT, instances_href, search_names
+from .query_page import instances_href
 from .resources import (
     FORMAT_LABELS,
     PAGE_FORMATS,
@@ -45,6 +45,7 @@ from .resources import (
     statement_rows,
     twin,
 )
+from .search import render_search
 from .structured import schema_jsonld
 
 bp = Blueprint("pages", __name__)
@@ -380,13 +381,13 @@ def home() -> Response:
 
 @bp.route("/search", methods=["GET"])
 def search() -> Response:
-    """Search names and titles: GET /search?q=…"""
-    query = request.args.get("q", "")
-    results = search_names(reader(), query)
+    """Search names and titles: GET /search?q=… (one bounded query under the query limits, kg.server.search)"""
     alternates = home_alternates()
-    body = render_template("search.html", title=f"Search: {query}" if query else "Search", q=query,
-                           results=results, limit=SEARCH_LIMIT, alternates=alternates)
-    return html(body, alternates)
+    page = render_search(handle(), reader(), request.args.get("q", ""), alternates)
+    response = html(page.body, alternates, page.status)
+    if page.retry_after is not None:
+        response.headers["Retry-After"] = str(page.retry_after)
+    return response
 
 
 __all__ = ["bp"]

@@ -1,4 +1,4 @@
-"""What people run from a browser: the README's example queries, the query page, HTML results, name search.
+"""What people run from a browser: the README's example queries, the query page, HTML results.
 
 ``EXAMPLES`` equals the README's ```` ```sparql ```` blocks (a test keeps them equal); the query page offers each
 one click away. ``render_results_html`` renders SPARQL JSON results (or a graph result as text, or an
@@ -8,18 +8,15 @@ error) as the query page with a results table, for browsers that send a query wi
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 from urllib.parse import urlencode
 
-import pyoxigraph as ox
 from flask import render_template, url_for
 
 from ..formats import GRAPH_FORMATS, RESULTS_FORMATS, Format
 from ..iris import Minter
-from ..namespaces import SCHEMA_IRIS as S
 from .handle import get_config
-from .resources import FORMAT_LABELS, Reader, path_for
+from .resources import FORMAT_LABELS, path_for
 
 PREFIX_BLOCK = """PREFIX schema: <http://schema.org/>
 PREFIX foaf: <http://xmlns.com/foaf/0.1/>
@@ -93,9 +90,7 @@ SELECT ?person ?name WHERE {
 ORDER BY ?name
 LIMIT 25
 """
-SEARCH_LIMIT = 100
 XSD = "http://www.w3.org/2001/XMLSchema#"  # literals of XML Schema types show their value alone (the type on hover)
-SEARCH_ORDER = {"person": 0, "work": 1, "organization": 2, "venue": 3, "project": 4}
 
 
 def instances_query(class_iri: str) -> str:
@@ -190,48 +185,3 @@ def render_results_html(query_text: str, results_json: bytes | str | dict[str, A
     table = results_table(results_json) if results_json is not None else None
     return render_query_page(endpoint or url_for("sparql.endpoint", _external=True), query_text, table=table,
                              graph_text=graph_text, error=error, truncated=truncated)
-
-
-def match_quality(value: str, needle: str) -> int:
-    """How well a name matches a search: 0 exactly, 1 a whole word, 2 a word's start, 3 anywhere inside.
-
-    >>> [match_quality(v, "xiao") for v in ("Xiao", "Wencong Xiao", "Xiaoying Jia", "Jianxiao")]
-    [0, 1, 2, 3]
-    """
-    folded = value.casefold()
-    words = [w for w in re.split(r"\W+", folded) if w]
-    if folded == needle:
-        return 0
-    if needle in words:
-        return 1
-    return 2 if any(w.startswith(needle) for w in words) else 3
-
-
-def search_names(reader: Reader, text: str) -> list[dict[str, Any]]:
-    """Resources whose name, alternate name or title contains the text (case-insensitive), best matches first.
-
-    People come first, then publications, organisations, venues; within a kind, exact and whole-word matches
-    first, then resources with more statements (profile owners before co-authors), then by name.
-    """
-    needle = text.strip().casefold()
-    if not needle:
-        return []
-    matches: dict[str, dict[str, Any]] = {}
-    for prop in (S.name, S.alternateName):
-        for quad in reader.store.quads_for_pattern(None, ox.NamedNode(prop), None, ox.DefaultGraph()):
-            subject: Any = quad.subject
-            path = reader.href(subject)
-            value = str(getattr(quad.object, "value", ""))
-            if path is None or needle not in value.casefold():
-                continue
-            quality = match_quality(value, needle)
-            found = matches.get(subject.value)
-            if found is not None and found["quality"] <= quality:
-                continue
-            matches[subject.value] = {
-                "label": reader.label(subject), "path": path, "kind": path.split("/", 1)[0], "matched": value,
-                "iri": subject.value, "quality": quality, "weight": len(reader.triples(subject)),
-                "detail": reader.text(subject, S.jobTitle)
-                or reader.text(subject, S.datePublished)}
-    return sorted(matches.values(), key=lambda m: (SEARCH_ORDER.get(m["kind"], 9), m["quality"], -m["weight"],
-                                                   m["label"].casefold(), m["iri"]))

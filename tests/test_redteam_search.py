@@ -30,7 +30,7 @@ from .server_process import kg_serve_process
 NAMES = 100_000
 QUERY_TIMEOUT = 5.0
 QUEUE_WAIT = 2.0
-SLACK = 2.0  # HTTP, rendering and a loaded machine
+SLACK = 1.0  # stopping a worker, HTTP and rendering, on a loaded machine
 SEARCHES = 32
 ASK_SECONDS = 2.0
 GB = 1 << 30
@@ -168,7 +168,7 @@ def test_32_searches_leave_ask_fast_and_each_ends_within_the_limits(server: tupl
     grown = web_bytes(pid) - before
     print(f"searches: {sorted((status, round(seconds, 2)) for status, seconds, _ in outcomes)}; "
           f"ASK {{}} up to {max(probes):.2f} s over {len(probes)} probes; web processes grew {grown / MB:.0f} MB")
-    bound = QUERY_TIMEOUT + QUEUE_WAIT + SLACK
+    bound = QUERY_TIMEOUT + SLACK  # a search's deadline covers its wait for a worker too
     assert probes and max(probes) < ASK_SECONDS, f"ASK {{}} took up to {max(probes):.2f} s during the searches"
     for status, seconds, response in outcomes:
         assert status in (200, 503), f"a search got {status} after {seconds:.1f} s"

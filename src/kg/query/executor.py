@@ -37,6 +37,7 @@ from .worker import memory_error
 
 logger = logging.getLogger(__name__)
 WATCH_SECONDS = 0.02
+MIN_RUN_SECONDS = 0.1  # a job with a deadline waits for a worker only while this much running time would be left
 NORMAL, RESERVE = "normal", "reserve"
 KNOWN_DURATIONS = 4096  # queries whose last running time a pool remembers (all forgotten past that)
 
@@ -178,6 +179,8 @@ class QueryPool:
                 return worker
             lanes.append(self.reserve)
         wait = self.settings.queue_wait if self.alive else max(self.settings.queue_wait, self.settings.startup_timeout)
+        if job.deadline:
+            wait = min(wait, max(0.0, job.deadline - time.monotonic() - MIN_RUN_SECONDS))
         worker = take_first(lanes, wait)
         if worker is None:
             raise Saturated(f"no query worker became free within {wait:g} s; retry shortly")
@@ -201,6 +204,8 @@ class QueryPool:
         reserve = worker.lane == RESERVE
         budget = min(job.timeout, self.settings.fast_lane_timeout) if reserve else job.timeout
         started = time.monotonic()
+        if job.deadline:
+            budget = max(MIN_RUN_SECONDS, min(budget, job.deadline - started))
         deadline = started + budget
         pid = worker.pid
         ceiling = worker.resting + self.settings.memory_mb * MB

@@ -34,6 +34,7 @@ class QueryJob:
     timeout: float
     preview: int = 0
     volatile: bool = False  # the answer changes from run to run (RAND, NOW...): never kept (not sent to workers)
+    deadline: float = 0.0  # monotonic time by which it is answered or refused, waiting included; 0: none (not sent)
 
     @cached_property
     def digest(self) -> bytes:

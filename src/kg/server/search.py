@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,14 +119,16 @@ def candidate_limit(config: Config) -> int:
 
 
 def search_job(config: Config, text: str) -> QueryJob | None:
-    """The query job of a search (None for blank text), with the time and row limits of any query."""
+    """The query job of a search (None for blank text), with the row limit of any query and its time limit for the
+    whole search, waiting for a worker included (a deadline)."""
     needle = search_needle(text)
     if not needle:
         return None
     candidates = candidate_limit(config)
     return QueryJob(text=search_query(Minter(config.base).id_space, needle, candidates), base_iri=config.base,
                     default_graphs=(), named_graphs=(), dataset=False, format=Format.SPARQL_JSON.name,
-                    max_results=config.max_results, timeout=config.query_timeout)
+                    max_results=config.max_results, timeout=config.query_timeout,
+                    deadline=time.monotonic() + config.query_timeout)
 
 
 def rank_candidates(reader: Reader, text: str, results: bytes, candidates: int = SEARCH_CANDIDATES) -> SearchResults:

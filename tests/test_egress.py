@@ -26,12 +26,11 @@ import requests
 
 from kg.config import Config
 from kg.errors import NetworkRefused, QueryFailed
-from kg.pipeline import build
 from kg.query.executor import PoolSettings, QueryPool
 from kg.query.wire import QueryJob
 from kg.sandbox import SandboxUnavailable, current_arch
 
-from .repo_data import copy_repo_data
+from .repo_data import copy_site
 from .server_process import kg_serve
 
 TOKEN = "egress-token"
@@ -128,11 +127,7 @@ def canary() -> Iterator[Canary]:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Config:
-    root = tmp_path_factory.mktemp("egress")
-    copy_repo_data(root / "data", edits=False)
-    config = Config(data=root / "data", store=root / "store")
-    build(config)
-    return config
+    return copy_site(tmp_path_factory.mktemp("egress"))
 
 
 @pytest.fixture(scope="module")

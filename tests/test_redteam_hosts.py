@@ -31,7 +31,8 @@ from kg.errors import SettingError
 from kg.server.hosts import PublicHosts
 
 from . import server_process
-from .test_redteam_protocol import Answer, copy_site
+from .repo_data import copy_site
+from .test_redteam_protocol import Answer
 
 TIMEOUT = 30
 REQUESTS = 2_000

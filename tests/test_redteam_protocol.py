@@ -37,13 +37,12 @@ import kg.edits
 import kg.store.embedded
 from kg.config import Config
 from kg.edits import edits_file, pending_path
-from kg.pipeline import build
 from kg.server import create_app
 from kg.store import Store
 from kg.writes import inferred_matches
 
 from . import server_process
-from .repo_data import copy_repo_data
+from .repo_data import copy_site
 
 TOKEN = "redteam-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -94,14 +93,6 @@ def select(url: str, query: str) -> list[dict[str, dict[str, str]]]:
                   {"Accept": "application/sparql-results+json"})
     assert answer.status == 200, answer
     return list(json.loads(answer.body)["results"]["bindings"])
-
-
-def copy_site(root: Path) -> Config:
-    """A copy of the repository's data (without edits) and a store built from it, under root."""
-    copy_repo_data(root / "data", edits=False)
-    config = Config(data=root / "data", store=root / "kg" / "store")
-    build(config)
-    return config
 
 
 def leftovers(config: Config) -> list[str]:

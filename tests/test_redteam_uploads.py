@@ -25,7 +25,7 @@ from kg.server.resources import linkable
 from kg.store import Store
 
 from .conftest import REPO_DATA, assert_isomorphic
-from .repo_data import copy_repo_data
+from .repo_data import copy_site
 from .server_process import kg_serve
 
 TOKEN = "redteam-token"
@@ -45,11 +45,7 @@ LAUGHS = ('<?xml version="1.0"?>\n<!DOCTYPE lolz [\n <!ENTITY lol "lol">\n'
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Config:
     """A copy of the repository's data, built."""
-    root = tmp_path_factory.mktemp("redteam")
-    copy_repo_data(root / "data", edits=False)
-    config = Config(data=root / "data", store=root / "store")
-    build(config)
-    return config
+    return copy_site(tmp_path_factory.mktemp("redteam"))
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ import requests
 from kg.config import Config
 from kg.pipeline import build
 
-from .repo_data import copy_repo_data
+from .repo_data import copy_repo_data, copy_site
 from .server_process import kg_serve, kg_serve_process
 
 TOKEN = "bounded-writes"
@@ -28,11 +28,7 @@ CARTESIAN = "?a ?b ?c . ?d ?e ?f . ?g ?h ?i FILTER(STRLEN(STR(?c)) + STRLEN(STR(
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Config:
-    root = tmp_path_factory.mktemp("bounded-writes")
-    copy_repo_data(root / "data", edits=False)
-    config = Config(data=root / "data", store=root / "store")
-    build(config)
-    return config
+    return copy_site(tmp_path_factory.mktemp("bounded-writes"))
 
 
 @pytest.fixture(scope="module")

@@ -111,7 +111,7 @@ def bounded_library(text: str, display: str, bounds: Bounds, deadline: Deadline,
 
     library = bibtexparser.parse_string(text)
     for entry in library.entries:
-        line = entry.start_line + 1
+        line = (entry.start_line or 0) + 1
         deadline.check(line)
         for item in entry.fields:
             value = item.value if isinstance(item.value, str) else str(item.value)
@@ -122,11 +122,11 @@ def bounded_library(text: str, display: str, bounds: Bounds, deadline: Deadline,
                     warn(line, f"@{entry.entry_type}{{{entry.key}}}.{item.key}: {bounds.elided(count)}")
                     item.value = value + " and others"
             if size > bounds.field_chars:
-                raise too_long(Location(Path(display), (item.start_line or entry.start_line) + 1,
+                raise too_long(Location(Path(display), (item.start_line or entry.start_line or 0) + 1,
                                         f"@{entry.entry_type}{{{entry.key}}}.{item.key}"), size, bounds.field_chars)
     for middleware in (middlewares.LatexDecodingMiddleware(), middlewares.SeparateCoAuthors()):
         for entry in library.entries:
-            deadline.check(entry.start_line + 1)
+            deadline.check((entry.start_line or 0) + 1)
             middleware.transform_block(entry, library)
     return library
 

@@ -25,9 +25,9 @@ __all__ = ["MAX_DEPTH", "Bounds", "Deadline", "too_deep", "too_long", "too_many_
 class Bounds:
     """The limits of one read: longest text, most authors per work, seconds per file."""
 
-    field_chars: int = 100_000
-    authors: int = 5_000
-    seconds: float = 30.0
+    field_chars: int
+    authors: int
+    seconds: float
 
     @classmethod
     def from_env(cls) -> Bounds:

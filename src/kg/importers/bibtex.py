@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Location, SourceError
+from ..records.bibtex import bounded_library
+from ..records.bounds import Bounds, Deadline
 from ..resolve import normalize_name
 from .citation import AWARD, NOTE
 from .names import _reorder, person_keys
@@ -127,16 +129,21 @@ def _person(items: list[Item], given: str | None, source: Path) -> tuple[str, st
 def parse_bibtex(text: str, ref: Reference, given: str | None, source: Path) -> Draft:
     """Read a BibTeX file into a draft with one publication per entry; unparsable blocks become notes."""
     try:
-        import bibtexparser
-        from bibtexparser import middlewares as mw
+        import bibtexparser  # noqa: F401
     except ImportError:
         raise SourceError(Location(source), "BibTeX import needs the bibtexparser package (2.x): "
                                             "pip install 'bibtexparser>=2,<3'") from None
-    library = bibtexparser.parse_string(text, append_middleware=[mw.LatexDecodingMiddleware(),
-                                                                 mw.SeparateCoAuthors()])
+    bounds = Bounds.from_env()
+    elided: list[tuple[int, str]] = []
+    library = bounded_library(text, str(source), bounds, Deadline(str(source), bounds.seconds),
+                              lambda line, message: elided.append((line, message)))
     if not library.entries:
         raise SourceError(Location(source), "no BibTeX entries found (expected blocks such as @article{...})")
     items = [_entry(entry, ref) for entry in library.entries]
+    for line, message in elided:  # an author list cut to KG_MAX_AUTHORS
+        for item in items:
+            if item.lines[:1] == [line]:
+                item.reviews.append(message)
     draft = Draft(source.name)
     name, review = _person(items, given, source)
     draft.set("name", name, [], review)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 
@@ -162,7 +163,15 @@ def segments(text: str) -> list[str]:
 
 
 def parse_citation(text: str, ref: Reference, keys: set[str]) -> PubParts | None:
-    """A one-line citation in any common order: authors, title and venue ('A, B. Title. NSDI 2024.')."""
+    """A one-line citation in any common order: authors, title and venue ('A, B. Title. NSDI 2024.'); each text is
+    read once per page (the readings of a page ask for the same lines several times), callers get their own copy."""
+    key = (text, frozenset(keys))
+    if key not in ref.citations:
+        ref.citations[key] = _parse_citation(text, ref, keys)
+    return copy.deepcopy(ref.citations[key])
+
+
+def _parse_citation(text: str, ref: Reference, keys: set[str]) -> PubParts | None:
     text = _DOC_TYPE.sub(". ", text).replace(". . ", ". ")
     spaced = [p.strip() for p in text.split(" , ")]
     if len(spaced) >= 3 and split_authors(spaced[0]):

@@ -54,9 +54,10 @@ def heading_text(line: Line) -> tuple[str, str]:
     text = re.sub(r"^#+\s*", "", line.text).strip()
     text = _EMOJI.sub("", text).strip("=*_ ").rstrip(":：").strip()
     legend = ""
-    match = re.match(r"^(.*?)\s*\((.*)\)\s*$", text)
-    if match:
-        text, legend = match.group(1).strip(), match.group(2)
+    ends = text.rstrip()
+    opens = ends.find("(")
+    if ends.endswith(")") and 0 <= opens < len(ends) - 1:  # 'Title (legend)', found without backtracking
+        text, legend = ends[:opens].strip(), ends[opens + 1:-1]
     return text, legend
 
 

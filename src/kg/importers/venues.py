@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..errors import Location, SourceError
 from ..parsing import parse_organizations, parse_venues
@@ -51,6 +52,8 @@ class Reference:
     venue_cores: list[tuple[str, str]] = field(default_factory=list)
     venue_names: dict[str, str] = field(default_factory=dict)
     data: Path = Path("data")  # the data directory as the user named it, for review notes that name its files
+    resolved: dict[str, VenueMatch] = field(default_factory=dict, repr=False, compare=False)  # venue() by text
+    citations: dict[tuple[str, frozenset[str]], Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def load(cls, data: Path) -> Reference:
@@ -137,7 +140,14 @@ class Reference:
         return seen
 
     def venue(self, text: str) -> VenueMatch:
-        """Resolve a venue line: '21st USENIX Symposium on ... (NSDI), 2024.' -> nsdi, 2024."""
+        """Resolve a venue line: '21st USENIX Symposium on ... (NSDI), 2024.' -> nsdi, 2024 (each text once: the
+        readings of a page ask for the same segments many times)."""
+        found = self.resolved.get(text)
+        if found is None:
+            found = self.resolved[text] = self._resolve_venue(text)
+        return found
+
+    def _resolve_venue(self, text: str) -> VenueMatch:
         clean = _ARXIV_ID.sub("arXiv", re.sub(r"\bCoRR\s+abs/", "arXiv:", text))
         year = last_year(clean)
         if year is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from functools import lru_cache
 from typing import Any
@@ -40,9 +41,16 @@ def scalar(value: Any, flow: bool = False) -> str:
     return _text_scalar(str(value), flow)
 
 
+_SURELY_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9 .'()/&-]*[A-Za-z0-9.)]")  # no indicator, ': ', ' #' or ','
+_YAML_WORDS = {"yes", "no", "y", "n", "on", "off", "true", "false", "null"}
+
+
 @lru_cache(maxsize=4096)
 def _text_scalar(text: str, flow: bool) -> str:
-    """A text as a plain scalar when PyYAML's pure-Python loader (the strictest reader) reads it back unchanged."""
+    """A text as a plain scalar when PyYAML's pure-Python loader (the strictest reader) reads it back unchanged
+    (words, numbers inside and plain punctuation are known to without asking the loader)."""
+    if _SURELY_PLAIN.fullmatch(text) and "  " not in text and text.lower() not in _YAML_WORDS:
+        return text
     probe = f"k: [{text}]" if flow else f"k: {text}"
     try:
         expected = {"k": [text] if flow else text}

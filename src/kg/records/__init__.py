@@ -15,7 +15,8 @@ from ..iris import slugify
 from ..model import Record
 from ..source_files import read_limited
 from . import bibtex, crossref, datacite, dblp, dblp_rdf, openalex, orcid, wikidata
-from .files import load_json, load_xml
+from .files import load_xml
+from .json_files import MAX_DUPLICATE_WARNINGS, duplicate_warning, read_json
 from .reading import RecordReader, Shape, record_of
 
 RECORD_SETTING = "KG_MAX_RECORD_BYTES"
@@ -45,10 +46,14 @@ def parse_record(data: bytes, display: str, name: str = "") -> Record:
     start = text.lstrip()[:1]
     reader = RecordReader(display)
     if start in ("{", "["):
-        document: object = load_json(text, display)
+        document, repeated = read_json(text, display, reader.bounds, reader.deadline)
+        for path, line in repeated[:MAX_DUPLICATE_WARNINGS]:
+            reader.warn(reader.at(path, line), duplicate_warning(path))
+        if len(repeated) > MAX_DUPLICATE_WARNINGS:
+            reader.warn(reader.at(), f"{len(repeated) - MAX_DUPLICATE_WARNINGS:,} more repeated keys are not listed")
         shapes, what = JSON_SHAPES, "this JSON"
     elif start == "<" and not TRIPLE_START.match(text.lstrip()):
-        document = load_xml(text.encode("utf-8"), display)
+        document = load_xml(text.encode("utf-8"), display, reader.bounds, reader.deadline)
         shapes, what = XML_SHAPES, f"XML with root element <{getattr(document, 'name', '?')}>"
     else:
         document, shapes, what = text, TEXT_SHAPES, "this text"

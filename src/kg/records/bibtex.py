@@ -7,14 +7,20 @@ dropped and marks the author list as incomplete. Blocks bibtexparser cannot read
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from ..errors import Location
 from ..model import RecordAuthor, RecordPerson, RecordWork
+from .bounds import Bounds, Deadline, too_long
 from .reading import RecordReader, Shape, clean, year_of
 
 START = re.compile(r"@\s*[A-Za-z]+\s*[{(]")
 VENUE_FIELDS = ("journal", "booktitle", "series", "school", "institution", "publisher", "howpublished")
 OTHERS = {"others", "et al.", "et al"}
+PEOPLE_FIELDS = ("author", "editor")
+_AND_OR_BRACE = re.compile(r"\s+and\s+|[{}]", re.I)
 
 
 def is_bibtex(document: Any) -> bool:
@@ -77,13 +83,58 @@ def read_entry(entry: Any, reader: RecordReader) -> RecordWork | None:
                       entry.entry_type.lower(), reader.identifiers(pairs), origin)
 
 
-def read(document: Any, reader: RecordReader) -> tuple[list[RecordPerson], list[RecordWork]]:
-    """The works of a BibTeX text."""
+def _first_names(value: str, limit: int) -> tuple[str, int, int]:
+    """The first `limit` names of an 'A and B and C' field (an 'and' inside braces does not separate), how many
+    names the field holds when that is more (else 0), and the length of its longest kept name."""
+    depth, count, begins, longest = 0, 1, 0, 0
+    for match in _AND_OR_BRACE.finditer(value):
+        if match.group() == "{":
+            depth += 1
+        elif match.group() == "}":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            longest = max(longest, match.start() - begins)
+            if count == limit:
+                rest = sum(1 for later in _AND_OR_BRACE.finditer(value, match.end()) if later.group() not in "{}")
+                return value[:match.start()], count + 1 + rest, longest
+            count, begins = count + 1, match.end()
+    return value, 0, max(longest, len(value) - begins)
+
+
+def bounded_library(text: str, display: str, bounds: Bounds, deadline: Deadline,
+                    warn: Callable[[int, str], None]) -> Any:
+    """A BibTeX text parsed by bibtexparser within the bounds: author and editor lists cut to KG_MAX_AUTHORS
+    (warn(line, message) says so) before any name is decoded, a field longer than KG_MAX_FIELD_CHARS refused,
+    and LaTeX decoding (slow on long values) run entry by entry under the deadline."""
     import bibtexparser
     from bibtexparser import middlewares
 
-    library = bibtexparser.parse_string(document, append_middleware=[middlewares.LatexDecodingMiddleware(),
-                                                                     middlewares.SeparateCoAuthors()])
+    library = bibtexparser.parse_string(text)
+    for entry in library.entries:
+        line = (entry.start_line or 0) + 1
+        deadline.check(line)
+        for item in entry.fields:
+            value = item.value if isinstance(item.value, str) else str(item.value)
+            size = len(value)
+            if item.key.lower() in PEOPLE_FIELDS:  # long because of its many names: each name is bounded
+                value, count, size = _first_names(value, bounds.authors)
+                if count:
+                    warn(line, f"@{entry.entry_type}{{{entry.key}}}.{item.key}: {bounds.elided(count)}")
+                    item.value = value + " and others"
+            if size > bounds.field_chars:
+                raise too_long(Location(Path(display), (item.start_line or entry.start_line or 0) + 1,
+                                        f"@{entry.entry_type}{{{entry.key}}}.{item.key}"), size, bounds.field_chars)
+    for middleware in (middlewares.LatexDecodingMiddleware(), middlewares.SeparateCoAuthors()):
+        for entry in library.entries:
+            deadline.check((entry.start_line or 0) + 1)
+            middleware.transform_block(entry, library)
+    return library
+
+
+def read(document: Any, reader: RecordReader) -> tuple[list[RecordPerson], list[RecordWork]]:
+    """The works of a BibTeX text."""
+    library = bounded_library(document, reader.file, reader.bounds, reader.deadline,
+                              lambda line, message: reader.warn(reader.at(line=line), message))
     for block in library.failed_blocks:
         line = block.start_line + 1 if isinstance(block.start_line, int) else None
         why = str(getattr(block, "error", "") or "") or "malformed BibTeX"

@@ -41,6 +41,7 @@ def _first(value: Any) -> str | None:
 
 
 def _author(author: dict[str, Any], path: tuple[str | int, ...], reader: RecordReader) -> RecordAuthor | None:
+    reader.tick(reader.at(path))
     name = clean(" ".join(p for p in (clean(author.get("given")), clean(author.get("family"))) if p)) \
         or clean(author.get("name"))
     if name is None:
@@ -61,12 +62,13 @@ def read_item(item: dict[str, Any], path: tuple[str | int, ...], reader: RecordR
     subtitle = _first(item.get("subtitle"))
     if subtitle and not title.endswith(subtitle):
         title = f"{title}: {subtitle}"
-    authors = [a for i, raw in enumerate(item.get("author") or []) if isinstance(raw, dict)
+    listed, complete = reader.first_authors(item.get("author"), reader.at(path + ("author",)))
+    authors = [a for i, raw in enumerate(listed) if isinstance(raw, dict)
                if (a := _author(raw, path + ("author", i), reader))]
     year = next((y for f in DATE_FIELDS if (y := year_of(item.get(f))) is not None), None)
     ids = reader.identifiers([("doi", item.get("DOI"), reader.at(path + ("DOI",)))])
     doi = ids[0].value if ids else str(item.get("DOI"))
-    return RecordWork(doi, title, tuple(authors), True, year, _first(item.get("container-title")),
+    return RecordWork(doi, title, tuple(authors), complete, year, _first(item.get("container-title")),
                       clean(item.get("type")), ids, reader.at(path))
 
 

@@ -74,6 +74,7 @@ def _json_affiliations(value: Any, path: FieldPath, reader: RecordReader) -> tup
 
 def _json_creator(creator: dict[str, Any], path: FieldPath, reader: RecordReader) -> RecordAuthor | None:
     """One JSON creator as an author; None for an organisation or a creator without a name."""
+    reader.tick(reader.at(path))
     if str(creator.get("nameType") or "").lower() == "organizational":
         return None
     name = _personal_name(clean(creator.get("name")), clean(creator.get("givenName")),
@@ -114,13 +115,14 @@ def read_attributes(attributes: dict[str, Any], fallback_id: Any, path: FieldPat
         return None
     raw_doi = attributes.get("doi") or fallback_id
     ids = reader.identifiers([("doi", raw_doi, reader.at(path + ("doi",)))])
-    authors = [a for i, raw in enumerate(attributes.get("creators") or []) if isinstance(raw, dict)
+    listed, complete = reader.first_authors(attributes.get("creators"), reader.at(path + ("creators",)))
+    authors = [a for i, raw in enumerate(listed) if isinstance(raw, dict)
                if (a := _json_creator(raw, path + ("creators", i), reader))]
     publisher = attributes.get("publisher")
     venue = clean(obj(attributes.get("container")).get("title")) or clean(
         obj(publisher).get("name") if isinstance(publisher, dict) else publisher)
     key = ids[0].value if ids else clean(raw_doi) or title
-    return RecordWork(key, title, tuple(authors), True, _json_year(attributes), venue,
+    return RecordWork(key, title, tuple(authors), complete, _json_year(attributes), venue,
                       clean(obj(attributes.get("types")).get("resourceTypeGeneral")), ids, reader.at(path))
 
 
@@ -145,6 +147,7 @@ def is_datacite_xml(document: Any) -> bool:
 
 def _xml_creator(creator: Element, reader: RecordReader) -> RecordAuthor | None:
     """One `creator` element as an author; None for an organisation or a creator without a name."""
+    reader.tick(reader.at((), creator.line))
     name_element = creator.find("creatorName")
     name_type = name_element.attributes.get("nameType") if name_element is not None else None
     if (name_type or "").lower() == "organizational":
@@ -199,12 +202,13 @@ def read_xml(document: Any, reader: RecordReader) -> tuple[list[RecordPerson], l
         raw = clean(identifier.text)
         ids = reader.identifiers([("doi", raw, reader.at((), identifier.line))])
     creators = resource.find("creators")
-    authors = [a for c in (creators.findall("creator") if creators is not None else [])
-               if (a := _xml_creator(c, reader))]
+    listed, complete = reader.first_authors(creators.findall("creator") if creators is not None else [],
+                                            reader.at((), creators.line if creators is not None else None))
+    authors = [a for c in listed if (a := _xml_creator(c, reader))]
     resource_type = resource.find("resourceType")
     kind = clean(resource_type.attributes.get("resourceTypeGeneral")) if resource_type is not None else None
     key = ids[0].value if ids else raw or title
-    return [], [RecordWork(key, title, tuple(authors), True, year_of(resource.text_of("publicationYear")),
+    return [], [RecordWork(key, title, tuple(authors), complete, year_of(resource.text_of("publicationYear")),
                            _xml_venue(resource), kind, ids, reader.at((), resource.line))]
 
 

@@ -53,6 +53,7 @@ def _link_id(text: str, origin: Origin, schemes: tuple[str, ...], reader: Record
 
 def _author(element: Element, reader: RecordReader) -> RecordAuthor | None:
     origin = reader.at(line=element.line)
+    reader.tick(origin)
     written = element.full_text()
     if not written:
         reader.warn(origin, "an author without a name is left out")
@@ -71,7 +72,7 @@ def read_entry(entry: Element, reader: RecordReader) -> RecordWork | None:
     if not title:
         reader.warn(origin, f"a dblp <{entry.name}> without a title is left out")
         return None
-    people = entry.findall("author") or entry.findall("editor")
+    people, complete = reader.first_authors(entry.findall("author") or entry.findall("editor"), origin)
     authors = tuple(a for e in people if (a := _author(e, reader)))
     key = entry.attributes.get("key", "")
     ids: list[ExternalId] = list(reader.identifiers([("dblp-record", key, origin)]))
@@ -81,7 +82,7 @@ def read_entry(entry: Element, reader: RecordReader) -> RecordWork | None:
         if ident is not None and ident not in ids:
             ids.append(ident)
     venue = next((v for f in VENUE_FIELDS if (v := entry.text_of(f))), None)
-    return RecordWork(key or title, title, authors, True, year_of(entry.text_of("year")), venue, entry.name,
+    return RecordWork(key or title, title, authors, complete, year_of(entry.text_of("year")), venue, entry.name,
                       tuple(ids), origin)
 
 

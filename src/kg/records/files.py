@@ -1,8 +1,7 @@
-"""Record files as data: JSON with located syntax errors, XML as a small element tree with lines and no DTDs."""
+"""XML record files as a small element tree with lines: no DTDs, nesting, text length and parse time bounded."""
 
 from __future__ import annotations
 
-import json
 import xml.parsers.expat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -10,17 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Location, SourceError
-
-
-def load_json(text: str, display: str) -> Any:
-    """Parsed JSON; a syntax error (a truncated download, ...) names the file, line and column."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        hint = ("the file ends early (a truncated download?); download the record again"
-                if error.pos >= len(text.rstrip()) else "the file is not valid JSON; download the record again")
-        raise SourceError(Location(Path(display), error.lineno, f"column {error.colno}"),
-                          f"{error.msg}: {hint}") from None
+from .bounds import MAX_DEPTH, Bounds, Deadline, too_deep, too_long
 
 
 @dataclass
@@ -67,31 +56,51 @@ def _local(name: str) -> str:
     return name.rsplit(" ", 1)[-1].rsplit(":", 1)[-1]
 
 
-def load_xml(data: bytes, display: str) -> Element:
-    """The root element of an XML document; a DOCTYPE (entity declarations, external entities) is refused."""
+def load_xml(data: bytes, display: str, bounds: Bounds | None = None, deadline: Deadline | None = None) -> Element:
+    """The root element of an XML document; a DOCTYPE (entity declarations, external entities) is refused, and so
+    is nesting deeper than MAX_DEPTH, an element text or attribute longer than KG_MAX_FIELD_CHARS, or a parse
+    longer than KG_MAX_PARSE_SECONDS."""
+    bounds = bounds or Bounds.from_env()
+    deadline = deadline or Deadline(display, bounds.seconds)
     parser = xml.parsers.expat.ParserCreate(namespace_separator=" ")
     parser.SetParamEntityParsing(xml.parsers.expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    parser.buffer_text = True
     stack: list[Element] = []
+    sizes: list[int] = []  # characters of text inside each open element
     roots: list[Element] = []
 
+    def here() -> Location:
+        return Location(Path(display), parser.CurrentLineNumber)
+
     def refuse(*_: Any) -> Any:
-        raise SourceError(Location(Path(display), parser.CurrentLineNumber),
-                          "the XML has a DOCTYPE declaration; kg refuses DTDs and entity declarations (they can read "
-                          "local files or expand without bound); remove the <!DOCTYPE …> part")
+        raise SourceError(here(), "the XML has a DOCTYPE declaration; kg refuses DTDs and entity declarations (they "
+                                  "can read local files or expand without bound); remove the <!DOCTYPE …> part")
 
     def start(name: str, attributes: dict[str, str]) -> None:
+        deadline.check(parser.CurrentLineNumber)
+        if len(stack) >= MAX_DEPTH:
+            raise too_deep(here(), "XML")
+        longest = max(map(len, attributes.values()), default=0)
+        if longest > bounds.field_chars:
+            raise too_long(here(), longest, bounds.field_chars)
         element = Element(_local(name), {_local(k): v for k, v in attributes.items()}, parser.CurrentLineNumber)
         (stack[-1].children if stack else roots).append(element)
         if stack:
             stack[-1].content.append(element)
         stack.append(element)
+        sizes.append(0)
 
     def end(_: str) -> None:
-        stack.pop()
+        element = stack.pop()
+        sizes.pop()
+        element.text = "".join(p for p in element.content if isinstance(p, str))
 
     def characters(text: str) -> None:
         if stack:
-            stack[-1].text += text
+            sizes[-1] += len(text)
+            if sizes[-1] > bounds.field_chars:
+                raise too_long(Location(Path(display), stack[-1].line, stack[-1].name), sizes[-1],
+                               bounds.field_chars)
             stack[-1].content.append(text)
 
     parser.StartDoctypeDeclHandler = refuse

@@ -41,6 +41,7 @@ def _institution(value: Any, path: FieldPath, reader: RecordReader) -> RecordOrg
 
 
 def _authorship(value: dict[str, Any], path: FieldPath, reader: RecordReader) -> RecordAuthor | None:
+    reader.tick(reader.at(path))
     author = obj(value.get("author"))
     display = clean(author.get("display_name"))
     name = clean(value.get("raw_author_name")) or display
@@ -66,13 +67,14 @@ def read_work(work: dict[str, Any], path: FieldPath, reader: RecordReader) -> Re
         ("openalex", work.get("id"), reader.at(path + ("id",))),
         ("pmid", extra.get("pmid"), reader.at(path + ("ids", "pmid"))),
         ("pmcid", extra.get("pmcid"), reader.at(path + ("ids", "pmcid")))])
-    authors = [a for i, raw in enumerate(work.get("authorships") or []) if isinstance(raw, dict)
+    listed, complete = reader.first_authors(work.get("authorships"), reader.at(path + ("authorships",)))
+    authors = [a for i, raw in enumerate(listed) if isinstance(raw, dict)
                if (a := _authorship(raw, path + ("authorships", i), reader))]
     location = obj(work.get("primary_location"))
     source = obj(location.get("source"))
     year = year_of(work.get("publication_year")) or year_of(work.get("publication_date"))
     key = next((i.value for i in ids if i.scheme == "openalex"), title)
-    return RecordWork(key, title, tuple(authors), True, year, clean(source.get("display_name")),
+    return RecordWork(key, title, tuple(authors), complete, year, clean(source.get("display_name")),
                       clean(work.get("type")), ids, reader.at(path))
 
 

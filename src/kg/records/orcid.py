@@ -105,15 +105,20 @@ def _contributor(node: Node, reader: RecordReader) -> RecordAuthor | None:
 def _authors(work: Node, reader: RecordReader) -> tuple[tuple[RecordAuthor, ...], bool]:
     """A work's authors in document order (each once), and whether the list is complete."""
     contributors = work.get("contributors")
-    listed = contributors.all("contributor") if contributors is not None else []
+    every = contributors.all("contributor") if contributors is not None else []
+    listed, complete = reader.first_authors(every, contributors.origin(reader) if contributors is not None
+                                             else reader.at())
     authors: list[RecordAuthor] = []
-    complete = bool(listed)
+    seen: set[tuple[str, tuple[ExternalId, ...]]] = set()
+    complete = complete and bool(listed)
     for node in listed:
+        reader.tick()
         author = _contributor(node, reader)
         if author is None:
             nameless = node.text("credit-name") is None
             complete = complete and not nameless
-        elif not any(a.name == author.name and a.ids == author.ids for a in authors):
+        elif (author.name, author.ids) not in seen:
+            seen.add((author.name, author.ids))
             authors.append(author)
     return tuple(authors), complete
 

@@ -10,6 +10,7 @@ from typing import Any
 from ..identifiers import SCHEME_LABELS, normalize
 from ..model import ExternalId, Origin, Record, RecordPerson, RecordWarning, RecordWork
 from ..sources import FieldPath, format_path
+from .bounds import Bounds, Deadline
 
 
 @dataclass
@@ -18,6 +19,11 @@ class RecordReader:
 
     file: str
     warnings: list[RecordWarning] = field(default_factory=list)
+    bounds: Bounds = field(default_factory=Bounds.from_env)
+    deadline: Deadline = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.deadline = Deadline(self.file, self.bounds.seconds)
 
     def at(self, path: FieldPath = (), line: int | None = None) -> Origin:
         """The origin of a JSON path (or an XML element's line) in this file."""
@@ -26,6 +32,20 @@ class RecordReader:
     def warn(self, origin: Origin, message: str) -> None:
         """Record a problem that does not stop the build."""
         self.warnings.append(RecordWarning(origin, message))
+
+    def first_authors(self, items: Any, origin: Origin) -> tuple[list[Any], bool]:
+        """The first KG_MAX_AUTHORS entries of a record's author list (cut before they are read), and whether
+        none was left out; a longer list is cut with a warning naming its place."""
+        entries = items if isinstance(items, list) else []
+        if len(entries) <= self.bounds.authors:
+            return entries, True
+        where = format_path(origin.path) or (f"line {origin.line}" if origin.line else "")
+        self.warn(origin, f"{where + ': ' if where else ''}{self.bounds.elided(len(entries))}")
+        return entries[:self.bounds.authors], False
+
+    def tick(self, origin: Origin | None = None) -> None:
+        """Refuse the file once reading it has taken longer than KG_MAX_PARSE_SECONDS."""
+        self.deadline.check(origin.line if origin else None, format_path(origin.path) if origin else "")
 
     def identifier(self, scheme: str, raw: Any, origin: Origin) -> ExternalId | None:
         """The identifier in normal form; one that fails its check is not used, with a warning naming its place."""

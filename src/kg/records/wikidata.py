@@ -11,6 +11,7 @@ of authors lists only some of them (authors_complete False).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 from ..model import ExternalId, Origin, RecordAuthor, RecordOrg, RecordPerson, RecordRole, RecordWork
@@ -120,26 +121,27 @@ def _ordinal(statement: dict[str, Any]) -> int | None:
 def _authors(found: _Entities, entity: dict[str, Any], path: FieldPath) -> tuple[list[RecordAuthor], bool]:
     """The authors in order (items and name strings together), and whether the list is complete."""
     reader = found.reader
-    listed: list[tuple[int | None, int, RecordAuthor]] = []
-    props = [p for p in obj(entity.get("claims")) if p in ("P50", "P2093")]
-    for prop in props:
+    statements: list[tuple[int | None, int, str, FieldPath, Any, dict[str, Any]]] = []
+    for prop in (p for p in obj(entity.get("claims")) if p in ("P50", "P2093")):
         for at, value, statement in found.statements(entity, path, prop):
-            if prop == "P50" and (qid := _item(value)):
-                stated = _text(qualifier(statement, "P1932"))
-                known = found.labels.get(qid)
-                author = RecordAuthor(stated or known or qid, (ExternalId("wikidata", qid),), reader.at(at),
-                                      person_name=known if known and stated and known != stated else None)
-            elif prop == "P2093" and (name := _text(value)):
-                author = RecordAuthor(name, (), reader.at(at))
-            else:
-                continue
-            listed.append((_ordinal(statement), len(listed), author))
-    ordinals = [o for o, _, _ in listed if o is not None]
-    for ordinal in sorted({o for o in ordinals if ordinals.count(o) > 1}):
+            statements.append((_ordinal(statement), len(statements), prop, at, value, statement))
+    ordinals = Counter(o for o, *_ in statements if o is not None)
+    for ordinal in sorted(o for o, count in ordinals.items() if count > 1):
         reader.warn(reader.at(path + ("claims",)), f"two authors share the series ordinal {ordinal}; both are kept")
-    listed.sort(key=lambda item: (item[0] is None, item[0] or 0, item[1]))
-    complete = not ordinals or max(ordinals) <= len(listed)
-    return [a for _, _, a in listed], complete
+    statements.sort(key=lambda item: (item[0] is None, item[0] or 0, item[1]))
+    kept, complete = reader.first_authors(statements, reader.at(path + ("claims",)))
+    authors = []
+    for _, _, prop, at, value, statement in kept:
+        reader.tick(reader.at(at))
+        if prop == "P50" and (qid := _item(value)):
+            stated = _text(qualifier(statement, "P1932"))
+            known = found.labels.get(qid)
+            authors.append(RecordAuthor(stated or known or qid, (ExternalId("wikidata", qid),), reader.at(at),
+                                        person_name=known if known and stated and known != stated else None))
+        elif prop == "P2093" and (name := _text(value)):
+            authors.append(RecordAuthor(name, (), reader.at(at)))
+    listed = sum(1 for _, _, prop, _, value, _ in statements if (_item(value) if prop == "P50" else _text(value)))
+    return authors, complete and (not ordinals or max(ordinals) <= listed)
 
 
 def read_work(found: _Entities, entity: dict[str, Any], path: FieldPath) -> RecordWork | None:

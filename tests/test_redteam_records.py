@@ -168,8 +168,8 @@ def test_a_record_within_the_bounds_reads_as_before() -> None:
     assert len(record.works[0].authors) == 3 and record.works[0].authors_complete and not record.warnings
 
 
-def _import(file: Path, *args: str) -> tuple[int, str, float]:
-    code, out, seconds = kg("import", str(file), "--data", str(REPO_DATA), *args)
+def _import(file: Path, *args: str, **env: str) -> tuple[int, str, float]:
+    code, out, seconds = kg("import", str(file), "--data", str(REPO_DATA), *args, **env)
     assert "Traceback" not in out, out[-3000:]
     return code, out, seconds
 
@@ -181,6 +181,20 @@ def test_import_of_a_page_with_30000_list_items_is_quick(tmp_path: Path) -> None
     code, out, seconds = _import(page, "--name", "Ada Example")
     assert code == 0, out[-2000:]
     assert seconds < 30, f"took {seconds:.1f} s"
+
+
+def test_import_of_30000_citations_ends_within_the_parse_limit(tmp_path: Path) -> None:
+    """A page that would take a minute to read is stopped at KG_MAX_PARSE_SECONDS with exit 2, nothing written."""
+    items = "\n".join(f"<li>A. Author{i}, B. Writer{i % 97}. A study of thing number {i} in systems. In "
+                      f"Proceedings of Conf {2000 + i % 25}, {2000 + i % 25}.</li>" for i in range(30_000))
+    page = tmp_path / "citations.html"
+    page.write_text(f"<html><body><h1>Ada Example</h1><h2>Publications</h2><ul>{items}</ul></body></html>")
+    draft = tmp_path / "draft.yaml"
+    code, out, seconds = _import(page, "-o", str(draft), KG_MAX_PARSE_SECONDS="10")
+    assert code == 2, out[-2000:]
+    assert f"{page}: reading this file took longer than the limit of 10 seconds" in out
+    assert "KG_MAX_PARSE_SECONDS" in out and not draft.exists()
+    assert seconds < 20, f"took {seconds:.1f} s"
 
 
 @pytest.mark.parametrize("unit", ["(", "x", "a, ", " "], ids=["parens", "letters", "commas", "spaces"])

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import re
+import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 
 import click
 
 from ..atomic_files import write_atomically
-from ..errors import KgError
+from ..config import Config
+from ..errors import KgError, Location
+from ..records.bounds import too_slow
 
 
 def _write(path: Path, text: str) -> None:
@@ -66,14 +72,31 @@ def _import_record(file: Path, output: Path | None, data: Path) -> bool:
     return True
 
 
+@contextmanager
+def time_limit(file: Path, seconds: float) -> Iterator[None]:
+    """Stop the import with a SourceError (exit 2) once it has run for seconds: a timer signal, so that every step
+    of reading a page is covered, not only the loops that check a deadline (the CLI's main thread only)."""
+    def expired(signum: int, frame: FrameType | None) -> None:
+        raise too_slow(Location(file), seconds)
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def _import(file: Path, output: Path | None, name: str | None, data: Path) -> None:
-    """Run the import and print or write the YAML; errors exit with the error's code."""
+    """Run the import (within KG_MAX_PARSE_SECONDS) and print or write the YAML; errors exit with the error's code."""
     from . import import_file
 
     try:
-        if _import_record(file, output, data):
-            return
-        result = import_file(file, name=name, data=data)
+        with time_limit(file, Config.from_env().max_parse_seconds):
+            if _import_record(file, output, data):
+                return
+            result = import_file(file, name=name, data=data)
     except KgError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(exc.exit_code)

@@ -18,7 +18,7 @@ from ..sources import MAX_DEPTH
 FIELD_SETTING = "KG_MAX_FIELD_CHARS"
 AUTHORS_SETTING = "KG_MAX_AUTHORS"
 SECONDS_SETTING = "KG_MAX_PARSE_SECONDS"
-__all__ = ["MAX_DEPTH", "Bounds", "Deadline", "too_deep", "too_long", "too_many_digits"]
+__all__ = ["MAX_DEPTH", "Bounds", "Deadline", "too_deep", "too_long", "too_many_digits", "too_slow"]
 
 
 @dataclass(frozen=True)
@@ -53,9 +53,14 @@ class Deadline:
     def check(self, line: int | None = None, field: str = "") -> None:
         """Raise a SourceError naming the file (and the place reached) once the time is up."""
         if time.monotonic() > self.ends:
-            raise SourceError(Location(Path(self.file), line, field), (
-                f"reading this file took longer than the limit of {self.seconds:g} seconds (stopped here); "
-                f"split the file, or raise the limit with the environment variable {SECONDS_SETTING}=SECONDS"))
+            raise too_slow(Location(Path(self.file), line, field), self.seconds)
+
+
+def too_slow(where: Location, seconds: float) -> SourceError:
+    """The refusal of a file whose reading ran past KG_MAX_PARSE_SECONDS."""
+    stopped = " (stopped here)" if where.line is not None or where.field else ""
+    return SourceError(where, f"reading this file took longer than the limit of {seconds:g} seconds{stopped}; split "
+                              f"the file, or raise the limit with the environment variable {SECONDS_SETTING}=SECONDS")
 
 
 def too_deep(where: Location, kind: str) -> SourceError:

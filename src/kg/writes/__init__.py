@@ -15,10 +15,11 @@ from .result import RenderedReport, WriteResult
 if TYPE_CHECKING:
     from ..edits import WriteBusy
     from ..errors import DiskFull, GraphNotFound, WriteRejected
+    from .consistency import inferred_matches
     from .snapshot import Snapshot, WriteForbidden, reconcile, violation_key
-    from .writer import Writer, inferred_matches
+    from .writer import Writer
 
-LAZY = {"Writer": ".writer", "inferred_matches": ".writer", "Snapshot": ".snapshot", "WriteForbidden": ".snapshot",
+LAZY = {"Writer": ".writer", "inferred_matches": ".consistency", "Snapshot": ".snapshot", "WriteForbidden": ".snapshot",
         "reconcile": ".snapshot", "violation_key": ".snapshot", "WriteBusy": "..edits", "DiskFull": "..errors",
         "GraphNotFound": "..errors", "WriteRejected": "..errors"}
 

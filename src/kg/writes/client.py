@@ -28,7 +28,7 @@ STARTUP_TIMEOUT = 120.0
 WATCH_SECONDS = 0.05
 CARRIED = {name: cls for name, cls in vars(errors).items()  # the errors a worker's answer is raised as again
            if isinstance(cls, type) and issubclass(cls, KgError) and name not in
-           ("SourceError", "SourceErrors", "ValidationFailed", "WriteRejected", "QueryFailed", "Location")}
+           ("SourceError", "SourceErrors", "ValidationFailed", "WriteRejected", "QueryFailed")}
 
 
 class WriteOperations(Protocol):

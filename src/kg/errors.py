@@ -1,26 +1,49 @@
 """The one exception tree: every error knows its HTTP status and its CLI exit code.
 
-KgError                     500 / 1  unexpected
- ├── SourceError(s)         400 / 2  bad input data (file, line, field path)
- ├── NotAcceptable          406 / 2  no offered format is acceptable
- ├── ValidationFailed       422 / 3  SHACL violations (carries the report)
- ├── BuildError             500 / 4  the build could not complete (the previous store is untouched)
- ├── RemoteConfigError      500 / 4  remote store settings incomplete or contradictory
- ├── WriteBusy              503 / 4  another write held the lock too long
- ├── PortInUse              500 / 4  kg serve cannot listen: the port is taken (or privileged)
- ├── StoreMissing           503 / 5  no store has been built yet
- ├── BadQuery               400 / 6  a malformed or refused SPARQL request (TooManyResults: past max_results;
- │                                   BadTerm: a term given to kg explain or /explain that cannot be read;
- │                                   NetworkRefused: the engine tried to reach the network and was stopped)
- ├── PayloadTooLarge        413 / 6 (UpdateTooLarge: a write past max_update_operations or max_update_triples),
- │                                   UnsupportedMediaType 415 / 6
- ├── WriteLimit             503 / 4  a write ran past write_timeout or write_memory_mb and was stopped
- ├── QueryTimeout           503 / 6,  QueryMemoryLimit 503 / 6,  QueryFailed (a worker's error, its status)
- ├── RemoteStoreError       502 / 7  the remote store refused a request or could not be reached
- ├── DiskFull               507 / 8  the disk or quota filled up during a write (nothing was changed)
- ├── ReadOnly 403 / 1,  NotFound 404 / 1,  WriteForbidden 403 / 1,  GraphNotFound 404 / 1
- ├── WriteRejected          422 / 3  a write would introduce SHACL violations (carries the report)
- └── Saturated 503 / 1 (BusyTimeout),  WorkersDown 503 / 1,  EngineCrashed 500 / 1 (a query worker died)
+The errors come in families, so a handler can catch a family (except BadInput) instead of a list of siblings.
+A family is a marker: it adds no state, takes a message like KgError, and its status and exit code are defaults;
+each class below keeps its own status and exit code (status / exit code, as `kg --help` lists the exit codes).
+
+KgError                          500 / 1  unexpected
+ ├── BadInput                             the request or the source data is wrong: fix it and retry
+ │    ├── SourceError(s)         400 / 2  bad input data (file, line, field path)
+ │    ├── NotAcceptable          406 / 2  no offered format is acceptable
+ │    ├── BadQuery               400 / 6  a malformed or refused SPARQL request
+ │    │    ├── TooManyResults    400 / 6  the query produces more than max_results
+ │    │    ├── BadTerm           400 / 6  a term given to kg explain or /explain that cannot be read
+ │    │    └── NetworkRefused    400 / 6  the engine tried to reach the network (SERVICE, LOAD) and was stopped
+ │    ├── PayloadTooLarge        413 / 6  the request is larger than max_request_bytes
+ │    │    └── UpdateTooLarge    413 / 6  a write past max_update_operations or max_update_triples
+ │    └── UnsupportedMediaType   415 / 6  a request body of a Content-Type the endpoint does not take
+ ├── Missing                              what the request names does not exist
+ │    ├── NotFound               404 / 1  a graph or an entity that does not exist
+ │    └── GraphNotFound          404 / 1  a write names a graph the store does not hold
+ ├── Invalid                              the data would violate the SHACL shapes (each carries the report)
+ │    ├── ValidationFailed       422 / 3  the built data has violations; the build stopped
+ │    └── WriteRejected          422 / 3  a write would introduce violations; nothing was changed
+ ├── NotAllowed                           the server does not take this write
+ │    ├── ReadOnly               403 / 1  writes are not enabled
+ │    └── WriteForbidden         403 / 1  the graph cannot be written (inferred, ontology, retractions)
+ ├── OverLimit                            a query or a write met a time, memory or capacity limit: retry, or ask less
+ │    ├── QueryTimeout           503 / 6  a query ran past query_timeout
+ │    ├── QueryMemoryLimit       503 / 6  a query needed more than query_memory_mb
+ │    ├── WriteLimit             503 / 4  a write ran past write_timeout or write_memory_mb and was stopped
+ │    ├── WriteBusy              503 / 4  another write held the lock too long (Retry-After 2)
+ │    └── Saturated              503 / 1  too many queries running or waiting (Retry-After 1)
+ │         └── BusyTimeout       503 / 1  every worker busy past what the reserve worker allows
+ ├── StoreError                           the store, or the engine that serves it, cannot do its part
+ │    ├── StoreMissing           503 / 5  no store has been built yet
+ │    ├── BuildError             500 / 4  the build could not complete (the previous store is untouched)
+ │    ├── RemoteStoreError       502 / 7  the remote store refused a request or could not be reached
+ │    ├── DiskFull               507 / 8  the disk or quota filled up during a write (nothing was changed)
+ │    ├── WorkersDown            503 / 1  no query worker process is running (Retry-After 5)
+ │    └── EngineCrashed          500 / 1  a query worker died on the query
+ ├── SetupError                           kg cannot run as configured: fix a setting or the environment
+ │    ├── RemoteConfigError      500 / 4  remote store settings incomplete or contradictory
+ │    ├── SettingError           500 / 4  a KG_* setting's value cannot be used
+ │    └── PortInUse              500 / 4  kg serve cannot listen: the port is taken (or privileged)
+ └── QueryFailed             status / 6  a query worker's error carried back with its status and class name (in no
+                                          family: it stands for whichever error the worker raised)
 """
 
 from __future__ import annotations
@@ -40,6 +63,56 @@ class KgError(Exception):
     exit_code = 1
 
 
+class BadInput(KgError):
+    """Family: the request or the source data is wrong (malformed, refused, too large, of the wrong type); the
+    client fixes it and retries."""
+
+    status = 400
+    exit_code = 2
+
+
+class Missing(KgError):
+    """Family: what the request names (a graph, an entity) does not exist."""
+
+    status = 404
+    exit_code = 1
+
+
+class Invalid(KgError):
+    """Family: the data would violate the SHACL shapes; each member carries the report as .report."""
+
+    status = 422
+    exit_code = 3
+
+
+class NotAllowed(KgError):
+    """Family: the server does not take this write (writes are off, or the graph cannot be written)."""
+
+    status = 403
+    exit_code = 1
+
+
+class OverLimit(KgError):
+    """Family: a query or a write met a time, memory or capacity limit; retry later, or ask for less."""
+
+    status = 503
+    exit_code = 1
+
+
+class StoreError(KgError):
+    """Family: the store, or the engine that serves it, cannot do its part (missing, unreachable, full, crashed)."""
+
+    status = 500
+    exit_code = 1
+
+
+class SetupError(KgError):
+    """Family: kg cannot run as configured (a setting, the remote store's settings, the port); fix it and rerun."""
+
+    status = 500
+    exit_code = 4
+
+
 @dataclass(frozen=True)
 class Location:
     """A place in a source file: path, 1-based line and a field path such as publications[2].year."""
@@ -55,7 +128,7 @@ class Location:
         return f"{place}: {self.field}" if self.field else place
 
 
-class SourceError(KgError):
+class SourceError(BadInput):
     """Malformed source data; the message names the file, line and field and says how to fix it."""
 
     status = 400
@@ -67,7 +140,7 @@ class SourceError(KgError):
         super().__init__(f"{location}: {message}")
 
 
-class SourceErrors(KgError):
+class SourceErrors(BadInput):
     """Several source errors collected from one build, reported together."""
 
     status = 400
@@ -78,7 +151,7 @@ class SourceErrors(KgError):
         super().__init__("\n".join(str(e) for e in errors))
 
 
-class ValidationFailed(KgError):
+class ValidationFailed(Invalid):
     """The data violates the SHACL shapes; .report holds the details."""
 
     status = 422
@@ -89,49 +162,49 @@ class ValidationFailed(KgError):
         super().__init__(report.text())
 
 
-class BuildError(KgError):
+class BuildError(StoreError):
     """The build could not complete (the previous store is untouched)."""
 
     status = 500
     exit_code = 4
 
 
-class StoreMissing(KgError):
+class StoreMissing(StoreError):
     """No store exists where one was expected."""
 
     status = 503
     exit_code = 5
 
 
-class BadQuery(KgError):
+class BadQuery(BadInput):
     """A SPARQL request that is malformed or refused."""
 
     status = 400
     exit_code = 6
 
 
-class RemoteStoreError(KgError):
+class RemoteStoreError(StoreError):
     """The remote SPARQL store refused a request or could not be reached."""
 
     status = 502
     exit_code = 7
 
 
-class QueryTimeout(KgError):
+class QueryTimeout(OverLimit):
     """A query ran longer than query_timeout."""
 
     status = 503
     exit_code = 6
 
 
-class QueryMemoryLimit(KgError):
+class QueryMemoryLimit(OverLimit):
     """A query needed more memory than query_memory_mb allows."""
 
     status = 503
     exit_code = 6
 
 
-class DiskFull(KgError):
+class DiskFull(StoreError):
     """The disk or the quota filled up during a write; the write was undone, so nothing was changed."""
 
     status = 507
@@ -153,7 +226,7 @@ class DiskFull(KgError):
         return any(os.strerror(number) in text for number in cls.ERRNOS)
 
 
-class ReadOnly(KgError):
+class ReadOnly(NotAllowed):
     """A write was attempted on the read-only server."""
 
     status = 403
@@ -163,14 +236,14 @@ class ReadOnly(KgError):
         super().__init__(message)
 
 
-class NotFound(KgError):
+class NotFound(Missing):
     """The requested resource (a graph, an entity) does not exist."""
 
     status = 404
     exit_code = 1
 
 
-class PayloadTooLarge(KgError):
+class PayloadTooLarge(BadInput):
     """The request body or query string is larger than max_request_bytes."""
 
     status = 413
@@ -181,14 +254,14 @@ class UpdateTooLarge(PayloadTooLarge):
     """A write has more operations than max_update_operations, or changes more triples than max_update_triples."""
 
 
-class WriteLimit(KgError):
+class WriteLimit(OverLimit):
     """A write ran past write_timeout or write_memory_mb; its worker was stopped and nothing was changed."""
 
     status = 503
     exit_code = 4
 
 
-class UnsupportedMediaType(KgError):
+class UnsupportedMediaType(BadInput):
     """The request body has a Content-Type the endpoint does not accept."""
 
     status = 415
@@ -213,7 +286,7 @@ class NetworkRefused(BadQuery):
         super().__init__(message)
 
 
-class WriteBusy(KgError):
+class WriteBusy(OverLimit):
     """Another write held the write lock for too long."""
 
     status = 503
@@ -232,7 +305,7 @@ class QueryFailed(KgError):
         self.kind = kind
 
 
-class Saturated(KgError):
+class Saturated(OverLimit):
     """Too many queries are running or waiting."""
 
     status = 503
@@ -240,7 +313,7 @@ class Saturated(KgError):
     retry_after = 1
 
 
-class WorkersDown(KgError):
+class WorkersDown(StoreError):
     """No query worker process is running."""
 
     status = 503
@@ -252,28 +325,28 @@ class BusyTimeout(Saturated):
     """Every worker was busy and the query needed longer than the reserve worker allows."""
 
 
-class EngineCrashed(KgError):
+class EngineCrashed(StoreError):
     """The worker evaluating the query died (the engine failed, not the client); the worker is replaced."""
 
     status = 500
     exit_code = 1
 
 
-class RemoteConfigError(KgError):
+class RemoteConfigError(SetupError):
     """The remote store settings are incomplete or contradictory."""
 
     status = 500
     exit_code = 4
 
 
-class SettingError(KgError):
+class SettingError(SetupError):
     """A KG_* setting's value cannot be used (it names what is wrong and what is expected)."""
 
     status = 500
     exit_code = 4
 
 
-class NotAcceptable(KgError):
+class NotAcceptable(BadInput):
     """None of the formats a resource offers is acceptable to the client."""
 
     status = 406
@@ -284,14 +357,14 @@ class NotAcceptable(KgError):
         super().__init__(f"{message}; supported: {', '.join(f.media_type for f in self.supported)}")
 
 
-class GraphNotFound(KgError):
+class GraphNotFound(Missing):
     """The write names a graph the store does not hold."""
 
     status = 404
     exit_code = 1
 
 
-class WriteRejected(KgError):
+class WriteRejected(Invalid):
     """The write would introduce SHACL violations; .report holds them. Nothing was changed."""
 
     status = 422
@@ -302,14 +375,14 @@ class WriteRejected(KgError):
         super().__init__(report.text())
 
 
-class WriteForbidden(KgError):
+class WriteForbidden(NotAllowed):
     """The write targets a graph that cannot be written (inferred, ontology, retractions)."""
 
     status = 403
     exit_code = 1
 
 
-class PortInUse(KgError):
+class PortInUse(SetupError):
     """kg serve cannot listen on the port: another process holds it, or it needs privileges."""
 
     status = 500

@@ -325,7 +325,7 @@ def test_generic_pages_show_their_context(client: FlaskClient) -> None:
 
 
 def _readme_examples() -> tuple[str, list[tuple[str, str]]]:
-    readme = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (PROJECT_ROOT / "docs" / "queries.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```sparql\n(.*?)```", readme, flags=re.S)
     titles = re.findall(r"^\d+\. (.*?):\n\n```sparql", readme, flags=re.M)
     return blocks[0], list(zip(titles, blocks[1:], strict=True))

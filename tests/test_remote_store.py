@@ -101,7 +101,7 @@ def test_repository_questions_answer_on_the_remote(remote_store: RemoteStore, qu
 
 
 def _readme_queries() -> list[str]:
-    readme = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (PROJECT_ROOT / "docs" / "queries.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```sparql\n(.*?)```", readme, flags=re.S)
     return [blocks[0] + q for q in blocks[1:]]
 

@@ -1,6 +1,6 @@
-"""What people run from a browser: the README's example queries, the query page, HTML results.
+"""What people run from a browser: the example queries of docs/queries.md, the query page, HTML results.
 
-``EXAMPLES`` equals the README's ```` ```sparql ```` blocks (a test keeps them equal); the query page offers each
+``EXAMPLES`` equals docs/queries.md's ```` ```sparql ```` blocks (a test keeps them equal); the query page offers each
 one click away. ``render_results_html`` renders SPARQL JSON results (or a graph result as text, or an
 error) as the query page with a results table, for browsers that send a query without JavaScript.
 """
@@ -109,7 +109,7 @@ def instances_href(class_iri: str) -> str:
 
 
 def example_queries() -> list[dict[str, str]]:
-    """The README's examples, each with the shared prefixes, as title, text and a link that runs it."""
+    """The examples of docs/queries.md, each with the shared prefixes, as title, text and a link that runs it."""
     return [{"title": title, "text": PREFIX_BLOCK + "\n" + body,
              "href": url_for("sparql.endpoint") + "?" + urlencode({"query": PREFIX_BLOCK + "\n" + body})}
             for title, body in EXAMPLES]

@@ -85,7 +85,7 @@ def ox_triples(graph: Graph) -> Iterator[Any]:
 
 
 def query_page(endpoint: str) -> str:
-    """The HTML query page: editor, the README's example queries, result format links, results in place."""
+    """The HTML query page: editor, the example queries of docs/queries.md, result format links, results in place."""
     from .query_page import render_query_page
 
     return render_query_page(endpoint)

@@ -116,3 +116,25 @@ def test_readme_example_queries_answer_exactly(store, number: int) -> None:  # t
     if "ORDER BY" not in query:
         rows, expected = sorted(rows), sorted(expected)
     assert rows == expected
+
+
+def test_readme_walkthrough_works(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The walkthrough's profile builds beside the seed data, and its query finds the work, as the README says."""
+    from kg.config import Config
+    from kg.pipeline import build
+    from kg.query.results import run_query
+    from kg.store import Store
+
+    from .repo_data import copy_repo_data
+
+    profile = re.search(r"cat > data/profiles/(\S+) <<'YAML'\n(.*?)\nYAML\n", README, flags=re.S)
+    query = re.search(r'`kg query "(.*?)"`', README, flags=re.S)
+    assert profile and query
+    data = copy_repo_data(tmp_path / "data", edits=False)
+    (data / "profiles" / profile.group(1)).write_text(profile.group(2) + "\n", encoding="utf-8")
+    config = Config(data=data, store=tmp_path / "store")
+    build(config)
+    text = " ".join(query.group(1).split())
+    rows = list(run_query(Store.open(config.store), text, base_iri=config.base))
+    assert [str(row["title"].value) for row in rows] == ["A Worked Example of a Knowledge Graph"]
+    assert "/page/person/ada-example" in README and profile.group(1) == "ada-example.yaml"

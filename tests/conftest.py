@@ -16,8 +16,10 @@ from rdflib.compare import graph_diff, to_isomorphic
 from kg.config import PROJECT_ROOT, Config
 from kg.iris import Minter
 
+from .shared import shared_path
+
 REPO_DATA = PROJECT_ROOT / "data"
-SEEDS = PROJECT_ROOT.parent / "shared" / "seeds"
+SEEDS = shared_path("seeds")
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 
 

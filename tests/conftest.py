@@ -171,13 +171,15 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 # Virtuoso or Oxigraph (tests/engines.py), a subprocess CLI run, or a kill -9. `pytest -m "not real"` leaves them out
 # for quick iteration; plain `pytest` (scripts/test.sh, CI) runs everything. The mark is applied here, from the code
 # a test and its fixtures run, so that a new test using these helpers cannot forget it; a module may also say
-# `pytestmark = pytest.mark.real`.
+# `pytestmark = pytest.mark.real`. Tests marked `slow` (a real-size workload in this process: many builds of the
+# repository, training the line model; 5 s or more each) are `real` too, so that `not real` stays quick.
 
 TESTS_DIR = Path(__file__).resolve().parent
 # Names whose use (a global, or an attribute such as subprocess.run or os.killpg) means a process is started or killed.
 REAL_NAMES = frozenset({
     "subprocess", "Popen", "kg_serve", "kg_serve_process", "sync_playwright", "async_playwright",
     "start_oxigraph", "start_virtuoso", "oxigraph", "virtuoso", "kill", "killpg",
+    "QueryPool",  # the query worker processes (python -m kg.query.worker)
 })
 # Fixtures that start processes (tests/engines.py's engines; playwright's browser in tests/test_browser.py).
 REAL_FIXTURES = frozenset({"oxigraph_engine", "virtuoso_engine", "browser"})
@@ -233,5 +235,5 @@ def is_real(item: pytest.Item) -> bool:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark every test that starts real processes `real` (see above)."""
     for item in items:
-        if item.get_closest_marker("real") is None and is_real(item):
+        if item.get_closest_marker("real") is None and (item.get_closest_marker("slow") is not None or is_real(item)):
             item.add_marker(pytest.mark.real)

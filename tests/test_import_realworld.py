@@ -76,6 +76,7 @@ def test_every_page_imports_without_a_crash(page: Path) -> None:
 
 
 @pytest.mark.parametrize("suffix", [".txt", ".html"])
+@pytest.mark.slow
 def test_fresh_imports_build_without_edits_to_the_reference_data(tmp_path: Path, suffix: str) -> None:
     data = copy_repo_data(tmp_path / "data")
     written = 0
@@ -107,6 +108,7 @@ def test_figures_hold_their_floors(figures: dict, label: str) -> None:
         assert table[field][2] >= floor, f"{label} {field}: F1 {table[field][2]:.3f} < {floor}"
 
 
+@pytest.mark.slow
 def test_the_shipped_line_model_is_what_the_training_script_makes(tmp_path: Path) -> None:
     import sys
 

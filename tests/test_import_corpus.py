@@ -95,12 +95,14 @@ def evaluation_table(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.mark.parametrize("field", ["publication title", "authors in order", "venue", "year", "status", "positions",
                                    "degrees"])
+@pytest.mark.slow
 def test_evaluation_reaches_the_f1_floor(evaluation_table: str, field: str) -> None:
     table = evaluation_table
     assert f"{len(INPUTS)} inputs (tests/data/import_corpus)." in table
     assert _row(table, field)[2] >= FLOOR, field
 
 
+@pytest.mark.slow
 def test_evaluation_scores_a_rejected_input_as_an_empty_import(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
     corpus.mkdir()

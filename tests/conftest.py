@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import inspect
 import socket
+import types
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +16,10 @@ from rdflib.compare import graph_diff, to_isomorphic
 from kg.config import PROJECT_ROOT, Config
 from kg.iris import Minter
 
+from .shared import shared_path
+
 REPO_DATA = PROJECT_ROOT / "data"
-SEEDS = PROJECT_ROOT.parent / "shared" / "seeds"
+SEEDS = shared_path("seeds")
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 
 
@@ -159,3 +164,76 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     if total:
         terminalreporter.write_line(f"W3C SHACL Core suite: {NATIVE['oxigraph']} of {total} tests ran natively "
                                     f"(the Oxigraph engine), {NATIVE['pyshacl']} fell back to pyshacl")
+
+
+# --- the `real` tier ------------------------------------------------------------------------------------------------
+# A test is `real` when it starts real processes: a `kg serve` (tests/server_process.py), Chromium (playwright),
+# Virtuoso or Oxigraph (tests/engines.py), a subprocess CLI run, or a kill -9. `pytest -m "not real"` leaves them out
+# for quick iteration; plain `pytest` (scripts/test.sh, CI) runs everything. The mark is applied here, from the code
+# a test and its fixtures run, so that a new test using these helpers cannot forget it; a module may also say
+# `pytestmark = pytest.mark.real`. Tests marked `slow` (a real-size workload in this process: many builds of the
+# repository, training the line model; 5 s or more each) are `real` too, so that `not real` stays quick.
+
+TESTS_DIR = Path(__file__).resolve().parent
+# Names whose use (a global, or an attribute such as subprocess.run or os.killpg) means a process is started or killed.
+REAL_NAMES = frozenset({
+    "subprocess", "Popen", "kg_serve", "kg_serve_process", "sync_playwright", "async_playwright",
+    "start_oxigraph", "start_virtuoso", "oxigraph", "virtuoso", "kill", "killpg",
+    "QueryPool",  # the query worker processes (python -m kg.query.worker)
+})
+# Fixtures that start processes (tests/engines.py's engines; playwright's browser in tests/test_browser.py).
+REAL_FIXTURES = frozenset({"oxigraph_engine", "virtuoso_engine", "browser"})
+
+
+def _in_tests(func: Callable[..., Any]) -> bool:
+    """Whether the function is defined in tests/ (only that code is read for process starts)."""
+    code = getattr(func, "__code__", None)
+    return code is not None and Path(code.co_filename).resolve().is_relative_to(TESTS_DIR)
+
+
+def _code_starts_processes(code: types.CodeType, namespace: dict[str, Any], seen: set[types.CodeType]) -> bool:
+    """Whether the code (its nested functions, and the tests/ functions it names, transitively) uses REAL_NAMES."""
+    if code in seen:
+        return False
+    seen.add(code)
+    for name in code.co_names:
+        if name in REAL_NAMES:
+            return True
+        target = namespace.get(name)
+        if callable(target) and _starts_processes(target, seen):  # a helper in tests/ (seen through decorators)
+            return True
+    return any(isinstance(const, types.CodeType) and _code_starts_processes(const, namespace, seen)
+               for const in code.co_consts)
+
+
+def _starts_processes(func: Callable[..., Any], seen: set[types.CodeType]) -> bool:
+    """Whether the function, when defined in tests/, starts processes (see _code_starts_processes)."""
+    try:
+        func = inspect.unwrap(func)
+    except ValueError:  # a cycle of __wrapped__
+        return False
+    if not inspect.isfunction(func) or not _in_tests(func):
+        return False
+    return _code_starts_processes(func.__code__, func.__globals__, seen)
+
+
+def is_real(item: pytest.Item) -> bool:
+    """Whether the test, or a fixture it uses, starts real processes."""
+    fixturenames = set(getattr(item, "fixturenames", ()))
+    if fixturenames & REAL_FIXTURES:
+        return True
+    seen: set[types.CodeType] = set()
+    function = getattr(item, "function", None)
+    if function is not None and _starts_processes(function, seen):
+        return True
+    fixtureinfo = getattr(item, "_fixtureinfo", None)
+    definitions = fixtureinfo.name2fixturedefs if fixtureinfo is not None else {}
+    return any(name in fixturenames and _starts_processes(fixturedef.func, seen)
+               for name, fixturedefs in definitions.items() for fixturedef in fixturedefs)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test that starts real processes `real` (see above)."""
+    for item in items:
+        if item.get_closest_marker("real") is None and (item.get_closest_marker("slow") is not None or is_real(item)):
+            item.add_marker(pytest.mark.real)

@@ -16,11 +16,10 @@ from rdflib.collection import Collection
 from rdflib.namespace import RDF, RDFS, SH
 from rdflib.term import Node
 
-from .conftest import PROJECT_ROOT, assert_isomorphic
+from .conftest import assert_isomorphic
+from .shared import shared_path
 
-SUITE = next((root / "shared" / "w3c-shacl-tests" / "core" for root in (PROJECT_ROOT.parent, PROJECT_ROOT.parent.parent)
-              if (root / "shared" / "w3c-shacl-tests" / "core" / "manifest.ttl").is_file()),
-             PROJECT_ROOT.parent / "shared" / "w3c-shacl-tests" / "core")  # shared/ sits beside the repository
+SUITE = shared_path("w3c-shacl-tests", "core")
 MF = Namespace("http://www.w3.org/2001/sw/DataAccess/tests/test-manifest#")
 SHT = Namespace("http://www.w3.org/ns/shacl-test#")
 NATIVE: Counter[str] = Counter()  # tests run per engine, for the terminal summary

@@ -23,6 +23,8 @@ from kg.config import PROJECT_ROOT
 from .conftest import REPO_DATA
 from .server_process import kg_serve
 
+pytestmark = pytest.mark.real  # its tests start real processes (see tests/conftest.py)
+
 SCREENSHOTS = PROJECT_ROOT / "test-output" / "screenshots"
 BASE = "https://kg.example.org"
 NAME = URIRef("http://schema.org/name")

@@ -20,6 +20,8 @@ from kg.store import Store
 from .repo_data import copy_repo_data
 from .server_process import kg_serve
 
+pytestmark = pytest.mark.real  # its tests start real processes (see tests/conftest.py)
+
 WORK = "https://kg.example.org/id/work/megascale-scaling-large-language-model-training-to-more"
 PROFILE = "profiles/ziheng-jiang.yaml"
 OLD_VENUE = '"21st USENIX Symposium on Networked Systems Design and Implementation (NSDI), 2024."'

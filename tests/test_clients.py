@@ -32,6 +32,8 @@ from kg.namespaces import SDO
 from .conftest import REPO_DATA
 from .server_process import kg_serve
 
+pytestmark = pytest.mark.real  # its tests start real processes (see tests/conftest.py)
+
 MAX_REQUEST_BYTES = 5000
 TIMEOUT = 10
 PREFIX = "PREFIX schema: <http://schema.org/>\n"

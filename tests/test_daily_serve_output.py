@@ -7,9 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from kg.config import PROJECT_ROOT
 
 from .server_process import kg_serve_process
+
+pytestmark = pytest.mark.real  # its tests start real processes (see tests/conftest.py)
 
 PROFILE = """\
 name: Ada Example

@@ -19,6 +19,7 @@ DUMPS = [("nq", "application/n-quads", "nquads"), ("ttl", "text/turtle", "turtle
 
 
 @pytest.mark.parametrize(("ext", "mimetype", "rdflib_name"), DUMPS, ids=[d[0] for d in DUMPS])
+@pytest.mark.slow
 def test_dump_is_the_export(client: FlaskClient, store, ext: str, mimetype: str, rdflib_name: str) -> None:  # type: ignore[no-untyped-def]
     response = client.get(f"/dump.{ext}")
     assert response.status_code == 200 and response.mimetype == mimetype

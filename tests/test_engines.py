@@ -32,6 +32,8 @@ from rdflib.query import Result
 from .conftest import assert_isomorphic
 from .engines import Engine, clear, engine_unavailable, graphs, update
 
+pytestmark = pytest.mark.real  # the tests run the Oxigraph server and Virtuoso (tests/engines.py, tests/conftest.py)
+
 EX = "http://kg.test/"
 XSD = "http://www.w3.org/2001/XMLSchema#"
 ONLY_OURS = f"FILTER(STRSTARTS(STR(?s), '{EX}'))"

@@ -18,6 +18,7 @@ TRIPLE_FORMATS = {"turtle": "turtle", "nt": "nt", "jsonld": "json-ld"}
 
 
 @pytest.mark.parametrize("fmt", sorted(TRIPLE_FORMATS))
+@pytest.mark.slow
 def test_triple_formats_round_trip(store: Store, fmt: str) -> None:
     data = export(store, fmt)
     parsed = Graph().parse(data=data, format=TRIPLE_FORMATS[fmt])

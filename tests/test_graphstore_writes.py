@@ -17,12 +17,13 @@ from rdflib import Graph, Namespace, URIRef
 from rdflib.collection import Collection
 from rdflib.compare import isomorphic
 
-from kg.config import PROJECT_ROOT, Config
+from kg.config import Config
 from kg.server import create_app
 from kg.store import Store, write_store
 from kg.writes import inferred_matches
 
 from .server_process import kg_serve
+from .shared import shared_path
 
 TOKEN = "gsp-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -176,11 +177,8 @@ def test_patch_is_not_allowed(client: FlaskClient) -> None:
 # --- the W3C Graph Store Protocol test cases, against a real server --------------------------------------
 
 def _suite() -> Path | None:
-    for root in (PROJECT_ROOT.parent, PROJECT_ROOT.parent.parent):
-        suite = root / "shared" / "w3c-sparql-tests" / "graph-store-protocol"
-        if (suite / "manifest.ttl").is_file():
-            return suite
-    return None
+    manifest = shared_path("w3c-sparql-tests", "graph-store-protocol", "manifest.ttl")
+    return manifest.parent if manifest.is_file() else None
 
 
 SUITE = _suite()

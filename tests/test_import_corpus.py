@@ -85,16 +85,24 @@ def _row(markdown: str, field: str) -> list[float]:
 FLOOR = 0.95  # every field; the exact comparison above pins each input, this catches a slide across the corpus
 
 
+@pytest.fixture(scope="module")
+def evaluation_table(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The evaluation's Markdown table over the corpus, computed once for the per-field tests."""
+    out = tmp_path_factory.mktemp("import_eval") / "import_eval.md"
+    assert _eval_module().main(["--corpus", str(CORPUS), "--data", str(DATA), "--out", str(out)]) == 0
+    return out.read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("field", ["publication title", "authors in order", "venue", "year", "status", "positions",
                                    "degrees"])
-def test_evaluation_reaches_the_f1_floor(tmp_path: Path, field: str) -> None:
-    out = tmp_path / "import_eval.md"
-    assert _eval_module().main(["--corpus", str(CORPUS), "--data", str(DATA), "--out", str(out)]) == 0
-    table = out.read_text(encoding="utf-8")
+@pytest.mark.slow
+def test_evaluation_reaches_the_f1_floor(evaluation_table: str, field: str) -> None:
+    table = evaluation_table
     assert f"{len(INPUTS)} inputs (tests/data/import_corpus)." in table
     assert _row(table, field)[2] >= FLOOR, field
 
 
+@pytest.mark.slow
 def test_evaluation_scores_a_rejected_input_as_an_empty_import(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
     corpus.mkdir()

@@ -22,6 +22,7 @@ from kg.importers import import_file
 from kg.pipeline import build
 
 from .repo_data import copy_repo_data
+from .shared import require_shared
 
 CORPUS = Path(__file__).parent / "data" / "import_realworld"
 PAGES = sorted(p for split in ("dev", "heldout") for p in (CORPUS / split).iterdir() if p.suffix in (".txt", ".html"))
@@ -59,9 +60,8 @@ def test_the_corpus_is_large_enough_and_split_by_its_rule() -> None:
 
 
 def test_no_page_comes_from_an_excluded_repository() -> None:
-    exclusions = PROJECT_ROOT.parent / "shared" / "import-exclusions.txt"
-    if not exclusions.exists():
-        pytest.skip("../shared/import-exclusions.txt is not beside this checkout")
+    exclusions = require_shared("import-exclusions.txt",
+                                reason="../shared/import-exclusions.txt is not beside this checkout")
     excluded = {line.strip().lower() for line in exclusions.read_text(encoding="utf-8").splitlines()
                 if "/" in line and not line.startswith("#")}
     assert not [r for _, r in _sources() if r.lower() in excluded]
@@ -76,6 +76,7 @@ def test_every_page_imports_without_a_crash(page: Path) -> None:
 
 
 @pytest.mark.parametrize("suffix", [".txt", ".html"])
+@pytest.mark.slow
 def test_fresh_imports_build_without_edits_to_the_reference_data(tmp_path: Path, suffix: str) -> None:
     data = copy_repo_data(tmp_path / "data")
     written = 0
@@ -107,6 +108,7 @@ def test_figures_hold_their_floors(figures: dict, label: str) -> None:
         assert table[field][2] >= floor, f"{label} {field}: F1 {table[field][2]:.3f} < {floor}"
 
 
+@pytest.mark.slow
 def test_the_shipped_line_model_is_what_the_training_script_makes(tmp_path: Path) -> None:
     import sys
 

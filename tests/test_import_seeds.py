@@ -12,9 +12,9 @@ from kg.model import Profile
 from kg.parsing import parse_profile
 from kg.sources import parse_yaml, read_yaml
 
-# shared/ sits beside the repository (../shared/seeds); the brief's PROJECT_ROOT.parent.parent form is kept too.
-_CANDIDATES = [PROJECT_ROOT.parent / "shared" / "seeds", PROJECT_ROOT.parent.parent / "shared" / "seeds"]
-SEEDS = next((c for c in _CANDIDATES if c.is_dir()), _CANDIDATES[0])
+from .shared import shared_path
+
+SEEDS = shared_path("seeds")
 DATA = PROJECT_ROOT / "data"
 pytestmark = pytest.mark.skipif(not SEEDS.is_dir(), reason=f"seed texts not available ({SEEDS} is missing; "
                                                            "they are not part of the project)")

@@ -27,6 +27,8 @@ from kg.store import Store
 from .conftest import PROJECT_ROOT, REPO_DATA, assert_isomorphic
 from .repo_data import copy_repo_data
 
+pytestmark = pytest.mark.slow  # each test builds the repository's data several times (10-30 s each)
+
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -180,6 +180,7 @@ def history(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.
     yield tmp_path
 
 
+@pytest.mark.slow  # the history fixture builds four times
 def test_builds_keep_every_replacement_and_removal(history: Path) -> None:
     moved = _moved(history / "store")
     assert _pairs(moved) == {OLD_WORK: NEW_WORK, f"{ID}person/meghan-cowan": f"{ID}person/meghan-cowen"}
@@ -190,6 +191,7 @@ def test_builds_keep_every_replacement_and_removal(history: Path) -> None:
     assert MOVED not in store.graph_names() and MOVED in selected_graphs(store, Selection.CHANGES)
 
 
+@pytest.mark.slow  # the history fixture builds four times
 def test_the_title_put_back_takes_its_iri_back(history: Path) -> None:
     data, store = history / "data", history / "store"
     _edit(data, TVM_NEW, TVM)
@@ -197,6 +199,7 @@ def test_the_title_put_back_takes_its_iri_back(history: Path) -> None:
     assert _pairs(_moved(store)) == {NEW_WORK: OLD_WORK, f"{ID}person/meghan-cowan": f"{ID}person/meghan-cowen"}
 
 
+@pytest.mark.slow  # the history fixture builds four times
 def test_old_iris_answer_301_and_removed_ones_410(history: Path) -> None:
     client = create_app(Config(data=history / "data", store=history / "store", query_workers=0)).test_client()
     old, new = OLD_WORK[len(ID):], NEW_WORK[len(ID):]
@@ -233,6 +236,7 @@ def test_a_real_server_redirects_an_old_iri(tmp_path: Path) -> None:
         error.value.close()
 
 
+@pytest.mark.slow  # the history fixture builds four times
 def test_the_changes_page_lists_each_build_s_replacements(history: Path) -> None:
     client = create_app(Config(data=history / "data", store=history / "store", query_workers=0)).test_client()
     builds = client.get("/changes", headers={"Accept": "application/json"}).get_json()["builds"]
@@ -242,6 +246,7 @@ def test_the_changes_page_lists_each_build_s_replacements(history: Path) -> None
     assert f'<code>{OLD_WORK}</code> → <a href="/page/{NEW_WORK[len(ID):]}">' in page
 
 
+@pytest.mark.slow  # the history fixture builds four times
 def test_an_http_write_keeps_the_record_and_cannot_write_it(history: Path) -> None:
     token = "moves-test-token"
     app = create_app(Config(data=history / "data", store=history / "store", query_workers=0, write_token=token))
@@ -259,6 +264,7 @@ def test_an_http_write_keeps_the_record_and_cannot_write_it(history: Path) -> No
     assert _moved(history / "store") == before
 
 
+@pytest.mark.slow  # the history fixture builds four times
 def test_kg_diff_names_the_replacement_too(history: Path) -> None:
     from click.testing import CliRunner
 

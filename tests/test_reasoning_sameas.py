@@ -104,6 +104,7 @@ VARIANTS: dict[str, Callable[[Graph], Variant]] = {
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.slow
 def test_random_aboxes_with_sameas_match_owlrl(variant: str, ontology: Graph) -> None:
     onto, props, classes, datatype = VARIANTS[variant](ontology)
     on_engine = 0
@@ -119,6 +120,7 @@ def test_random_aboxes_with_sameas_match_owlrl(variant: str, ontology: Graph) ->
     assert on_engine >= expected, f"only {on_engine} of {CASES[variant]} cases ran on the rule engine"
 
 
+@pytest.mark.slow
 def test_seed_graph_with_people_and_organizations_made_equal(asserted: Graph, ontology: Graph) -> None:
     data = Graph()
     for triple in asserted:

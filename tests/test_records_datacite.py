@@ -12,8 +12,10 @@ from kg.errors import SourceError
 from kg.model import ExternalId, Record, RecordOrg
 from kg.records import parse_record, read_record
 
+from .shared import shared_path
+
 FIXTURES = Path(__file__).parent / "data" / "records" / "datacite"
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "linked-samples"
+SHARED = shared_path("linked-samples")
 SAMPLE = "datacite_api_10.6084-m9.figshare.1449060.json"
 WINGS = "Drosophila melanogaster wing images from low and high altitude populations in Ethiopia and Zambia."
 

@@ -10,8 +10,10 @@ from kg.errors import SourceError
 from kg.model import ExternalId, Record
 from kg.records import parse_record, read_record
 
+from .shared import shared_path
+
 DATA = Path(__file__).parent / "data" / "records" / "dblp"
-SAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "linked-samples"
+SAMPLES = shared_path("linked-samples")
 
 
 def _read(name: str) -> Record:

@@ -16,8 +16,10 @@ from kg.errors import SourceErrors
 from kg.pipeline import build, read_linked
 from kg.store import Store
 
+from .shared import shared_path
+
 BASE = "https://kg.example.org"
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "linked-samples"
+SHARED = shared_path("linked-samples")
 FIXTURES = Path(__file__).parent / "data" / "records"
 ELIFE = ("crossref_work_10.7554-elife.01567.json", "openalex_work_10.7554-elife.01567.json")
 PREFIXES = """PREFIX schema: <http://schema.org/> PREFIX kg: <https://kg.example.org/ontology#>

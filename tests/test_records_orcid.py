@@ -11,8 +11,10 @@ from kg.identifiers import normalize
 from kg.model import ExternalId, Record
 from kg.records import parse_record, read_record
 
+from .shared import shared_path
+
 FIXTURES = Path(__file__).parent / "data" / "records" / "orcid"
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "linked-samples"
+SHARED = shared_path("linked-samples")
 
 
 def _shared(name: str) -> Record:

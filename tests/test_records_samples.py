@@ -13,7 +13,9 @@ from kg.pipeline import build
 from kg.records import read_record
 from kg.store import Store
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "linked-samples"
+from .shared import shared_path
+
+SHARED = shared_path("linked-samples")
 REPO_DATA = Path(__file__).resolve().parents[1] / "data"
 BASE = "https://kg.example.org"
 SAMPLES = sorted(p.name for p in SHARED.glob("*") if p.suffix in (".json", ".xml")) if SHARED.is_dir() else []

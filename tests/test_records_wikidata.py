@@ -10,8 +10,10 @@ import pytest
 from kg.model import ExternalId, RecordOrg
 from kg.records import parse_record, read_record
 
+from .shared import shared_path
+
 DATA = Path(__file__).parent / "data" / "records" / "wikidata"
-SAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "linked-samples"
+SAMPLES = shared_path("linked-samples")
 
 
 def test_scholarly_article_sample() -> None:

@@ -317,6 +317,7 @@ REQUESTS = {
 
 @pytest.mark.parametrize("request_kind", sorted(REQUESTS))
 @pytest.mark.parametrize("injection", sorted(INJECTIONS))
+@pytest.mark.slow
 def test_disk_full_in_process_is_507_and_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                          caplog: pytest.LogCaptureFixture, injection: str,
                                                          request_kind: str) -> None:

@@ -259,6 +259,7 @@ def parsed_triples(data: bytes) -> set[ox.Triple]:
     return relabelled({q.triple for q in ox.parse(data, format=ox.RdfFormat.JSON_LD)})
 
 
+@pytest.mark.slow
 def test_jsonld_writer_handles_a_chain_of_100000_blank_nodes() -> None:
     triples = chain(100_000)
     context = load_context()

@@ -20,6 +20,8 @@ from kg.pipeline import build
 from .repo_data import copy_repo_data, copy_site
 from .server_process import kg_serve, kg_serve_process
 
+pytestmark = pytest.mark.real  # its tests start real processes (see tests/conftest.py)
+
 TOKEN = "bounded-writes"
 LIMITS = {"KG_WRITE_TOKEN": TOKEN, "KG_WRITE_TIMEOUT": "6", "KG_WRITE_MEMORY_MB": "300"}
 MARK = "SELECT (COUNT(*) AS ?n) WHERE { ?s <http://e/bounded> ?o }"

@@ -34,6 +34,8 @@ from .engines import Engine, clear
 from .repo_data import copy_repo_data
 from .server_process import kg_serve
 
+pytestmark = pytest.mark.real  # the tests run the Oxigraph server and Virtuoso (tests/engines.py, tests/conftest.py)
+
 ENGINES = ["oxigraph", "virtuoso"]
 OTHER_BASE = "https://other.example.org"
 

@@ -27,6 +27,7 @@ def test_same_inferences_as_owlrl_on_the_seed_graph(asserted: Graph, ontology: G
 
 
 @pytest.mark.parametrize("triples", [1000, 10000])
+@pytest.mark.slow
 def test_same_inferences_as_owlrl_on_synthetic_corpora(tmp_path: Path, ontology: Graph, triples: int) -> None:
     sys.path.insert(0, str(PROJECT_ROOT / "benchmarks"))
     from generate import generate

@@ -15,6 +15,8 @@ import pytest
 from .conftest import REPO_DATA
 from .server_process import kg_serve
 
+pytestmark = pytest.mark.real  # its tests start real processes (see tests/conftest.py)
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]

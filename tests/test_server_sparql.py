@@ -21,6 +21,8 @@ from kg.formats import GRAPH_FORMATS, RESULTS_FORMATS, Format
 from kg.server import create_app
 from kg.store import write_store
 
+from .shared import shared_path
+
 SCHEMA = Namespace("http://schema.org/")
 FOAF = Namespace("http://xmlns.com/foaf/0.1/")
 SD = Namespace("http://www.w3.org/ns/sparql-service-description#")
@@ -34,7 +36,7 @@ PREFIX = "PREFIX schema: <http://schema.org/> "
 NAMES = PREFIX + "SELECT ?n WHERE { ?p a schema:Person ; schema:name ?n } ORDER BY ?n"
 ASK_ADA = PREFIX + 'ASK { ?p schema:name "Ada Lovelace" }'
 CONSTRUCT_ALL = "CONSTRUCT WHERE { ?s ?p ?o }"
-W3C_PROTOCOL = PROJECT_ROOT.parent / "shared" / "w3c-sparql-tests" / "protocol" / "manifest.ttl"
+W3C_PROTOCOL = shared_path("w3c-sparql-tests", "protocol", "manifest.ttl")
 
 
 def corpus() -> dict[URIRef, Graph]:

@@ -56,6 +56,7 @@ def test_each_negative_fixture(fixture: Path, strict, shapes, ontology) -> None:
     assert result_count(report) >= 1
 
 
+@pytest.mark.slow
 def test_all_negative_fixtures_in_one_graph(strict, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
     data = Graph()
     for file in FIXTURES:
@@ -122,12 +123,12 @@ def _synthetic(tmp_path: Path, triples: int) -> Graph:
     return union(map_corpus(parse_corpus(read_data_dir(tmp_path)), Minter()).graphs.values())
 
 
-@pytest.mark.parametrize("triples", [1000, 10000])
+@pytest.mark.parametrize("triples", [1000, pytest.param(10000, marks=pytest.mark.slow)])
 def test_synthetic_corpus(triples: int, tmp_path: Path, strict, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
     strict(_synthetic(tmp_path, triples), shapes, ontology)
 
 
-@pytest.mark.parametrize("triples", [1000, 10000])
+@pytest.mark.parametrize("triples", [1000, pytest.param(10000, marks=pytest.mark.slow)])
 def test_synthetic_corpus_with_injected_errors(triples: int, tmp_path: Path, strict, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
     data = _synthetic(tmp_path, triples)
     edits = inject_errors(data)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rdflib import BNode, Graph, Literal, Namespace
@@ -186,6 +187,7 @@ def cases(draw: Draw) -> tuple[Graph, Graph]:
     return _data(draw), _shapes(draw)
 
 
+@pytest.mark.slow
 @settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(cases())

@@ -52,6 +52,7 @@ def root(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@pytest.mark.slow
 def test_full_builds_swap_in_compacted_versions_derived_ones_keep_sharing_files(
         root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("kg.pipeline.incremental.LARGE_CHANGE", 1.0)

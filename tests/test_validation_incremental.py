@@ -79,6 +79,7 @@ def synthetic(root: Path, triples: int) -> Path:
 
 
 @pytest.mark.parametrize("corpus", ["repository", "synthetic"])
+@pytest.mark.slow
 def test_incremental_validation_equals_full_validation_after_random_edits(corpus: str, tmp_path: Path) -> None:
     data = copy_repo_data(tmp_path / "data") if corpus == "repository" else synthetic(tmp_path / "data", 8000)
     config = Config(data=data, store=tmp_path / "store")

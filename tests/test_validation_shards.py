@@ -38,6 +38,7 @@ def test_seed_graph(mapped: MappedGraphs, shapes: Graph, ontology: Graph) -> Non
     _same(mapped, shapes, ontology, shard_triples=500)
 
 
+@pytest.mark.slow
 def test_synthetic_corpus_in_several_shards(tmp_path: Path, shapes: Graph, ontology: Graph) -> None:
     sys.path.insert(0, str(PROJECT_ROOT / "benchmarks"))
     from generate import generate

@@ -38,19 +38,16 @@ from rdflib import RDF, Graph, Namespace, URIRef
 from rdflib.collection import Collection
 from rdflib.compare import isomorphic
 
-from kg.config import PROJECT_ROOT
 from kg.store import write_store
 
 from .server_process import kg_serve
+from .shared import shared_path
 
 
 def _suite() -> Path | None:
-    """The W3C suite: shared/ beside the checkout's parent (as briefed) or beside the checkout."""
-    for root in (PROJECT_ROOT.parent.parent, PROJECT_ROOT.parent):
-        suite = root / "shared" / "w3c-sparql-tests"
-        if (suite / "protocol" / "manifest.ttl").is_file():
-            return suite
-    return None
+    """The W3C suite in shared/ (tests/shared.py)."""
+    manifest = shared_path("w3c-sparql-tests", "protocol", "manifest.ttl")
+    return manifest.parent.parent if manifest.is_file() else None
 
 
 SUITE = _suite()

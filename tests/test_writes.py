@@ -369,6 +369,7 @@ def test_blank_nodes_survive_a_rebuild(client: FlaskClient, config: Config) -> N
 
 # --- concurrency ------------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_concurrent_writes_are_serialised(config: Config) -> None:
     """Threads writing at once (each with its own writer, as separate worker processes would): every write
     lands, in some order, and the store stays consistent."""

@@ -28,6 +28,8 @@ from kg.writes import inferred_matches
 from .repo_data import copy_repo_data
 from .server_process import kg_serve_process
 
+pytestmark = pytest.mark.real  # its tests start real processes (see tests/conftest.py)
+
 TOKEN = "server-token"
 SUBJECT = "http://e/batch"
 COUNT = f"SELECT (COUNT(?n) AS ?c) WHERE {{ <{SUBJECT}> <http://e/n> ?n }}"

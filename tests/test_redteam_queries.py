@@ -63,13 +63,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]
         yield url, process.pid
 
 
-def warm(url: str) -> None:
-    """Wait until both web processes have their query workers running (ASK {} answers fast several times)."""
+def warm(url: str, in_a_row: int = 8) -> None:
+    """Wait until the web processes have their query workers running (ASK {} answers fast in_a_row times)."""
     deadline = time.monotonic() + 120
     fast = 0
-    while fast < 8 and time.monotonic() < deadline:
+    while fast < in_a_row and time.monotonic() < deadline:
         fast = fast + 1 if ask_seconds(url) < 0.5 else 0
-    assert fast >= 8, "the query workers did not start"
+    assert fast >= in_a_row, "the query workers did not start"
 
 
 def query(url: str, text: str, accept: str = JSON, timeout: float = 30.0) -> tuple[int, float, str]:

@@ -26,6 +26,7 @@ from kg.server.handle import StoreHandle
 from kg.store import METADATA_FILE
 
 from .server_process import kg_serve_process
+from .test_redteam_queries import ask_seconds, warm
 
 NAMES = 100_000
 QUERY_TIMEOUT = 5.0
@@ -88,28 +89,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]
     write_synthetic_store(base / "store", NAMES)
     env = {"KG_QUERY_TIMEOUT": str(QUERY_TIMEOUT), "KG_QUEUE_WAIT": str(QUEUE_WAIT)}
     with kg_serve_process(base / "data", base / "store", env=env, memory_cap=4 * GB, timeout=180) as (url, process):
-        warm(url)
+        warm(url, in_a_row=5)
         yield url, process.pid
-
-
-def ask_seconds(url: str) -> float:
-    """Seconds `ASK {}` takes on /sparql (a failure counts as forever)."""
-    started = time.monotonic()
-    try:
-        response = requests.get(f"{url}/sparql", params={"query": "ASK {}"},
-                                headers={"Accept": "application/sparql-results+json"}, timeout=10)
-    except requests.RequestException:
-        return float("inf")
-    return time.monotonic() - started if response.status_code == 200 else float("inf")
-
-
-def warm(url: str) -> None:
-    """Wait until the query workers answer (ASK {} fast several times in a row)."""
-    deadline = time.monotonic() + 120
-    fast = 0
-    while fast < 5 and time.monotonic() < deadline:
-        fast = fast + 1 if ask_seconds(url) < 0.5 else 0
-    assert fast >= 5, "the query workers did not start"
 
 
 def search(url: str, text: str) -> tuple[int, float, requests.Response | None]:

@@ -182,12 +182,18 @@ def refused_keyword(text: str, refused: Collection[str]) -> str | None:
     True
     """
     for kind, token, _ in token_spans(text):
-        if kind in ("name", "other") and ":" not in token:
-            upper = token.upper()
-            for keyword in refused:
-                if keyword in upper:
-                    return keyword
+        keyword = keyword_in_token(kind, token, refused)
+        if keyword is not None:
+            return keyword
     return None
+
+
+def keyword_in_token(kind: str, token: str, refused: Collection[str]) -> str | None:
+    """The first refused keyword inside one bare-word token (see refused_keyword), or None."""
+    if kind not in ("name", "other") or ":" in token:
+        return None
+    upper = token.upper()
+    return next((keyword for keyword in refused if keyword in upper), None)
 
 
 def check_query(query: str) -> None:

@@ -24,7 +24,7 @@ from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import Unauthorized
 
 from ..errors import BadQuery, ReadOnly, WriteRejected
-from ..sparql_text import CLOSERS, OPENERS, nesting_error, refused_keyword, token_spans
+from ..sparql_text import CLOSERS, OPENERS, keyword_in_token, nesting_error, token_spans
 from .handle import get_config, handle
 from .operation import Operation
 
@@ -118,7 +118,7 @@ def check_update(text: str) -> None:
         raise BadQuery(problem.replace("query", "update"))
     tokens = list(_tokens(text))
     for index, (kind, token, *_) in enumerate(tokens):
-        word = refused_keyword(token, REFUSED) if kind in ("name", "other") else None
+        word = keyword_in_token(kind, token, REFUSED)
         if word is None:
             continue
         following = [t for t in tokens[index + 1:index + 3] if _word(t[0], t[1]) != "SILENT"]

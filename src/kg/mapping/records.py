@@ -13,10 +13,9 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, PROV, RDFS
 
 from ..iris import SYSTEMS, Minter, slugify
-from ..linking import Linking, record_works
 from ..model import ExternalId, Origin, Record, RecordAuthor, RecordPerson, RecordRole, RecordWork
 from ..namespaces import BIBO, KG, RDF, SDO
-from ..resolve import Resolution
+from ..resolution import Linking, Resolution, record_works
 from .works import year_literal
 
 ARTICLE_TYPES = (SDO.ScholarlyArticle, BIBO.AcademicArticle)

@@ -16,11 +16,9 @@ from rdflib import Graph, URIRef
 
 from ..changes import precise_now
 from ..config import Config
-from ..duplicates import duplicate_errors, repeated_authors
 from ..edits import replay_edits, write_lock
 from ..errors import Location, SourceError, SourceErrors, ValidationFailed
 from ..iris import Minter
-from ..linking import Conflict, Linking, link
 from ..mapping import MappedGraphs, map_corpus
 from ..mapping.cache import MapCache, MapStats, graph_digest, graph_size, map_corpus_cached
 from ..model import Corpus
@@ -28,7 +26,7 @@ from ..parsing import parse_corpus
 from ..reasoning import inferred_triples
 from ..reasoning.rules import LocalRules, compile_rules, has_joins, unsupported_axioms
 from ..records import read_records_dir
-from ..resolve import BuildWarning, Resolution, resolve
+from ..resolution import BuildWarning, Conflict, Linking, Resolution, duplicate_errors, link, repeated_authors, resolve
 from ..sources import DataFiles, read_data_dir
 from ..store import OPTIMIZE_KEY, log_graphs, to_ox, write_store
 from ..turtle_files import load_turtle_dir

@@ -10,10 +10,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import Location, SourceError, SourceErrors
-from .iris import slugify
-from .model import SLUG, Corpus, Organization, Origin, Profile, Venue
-from .sources import format_path
+from ..errors import Location, SourceError, SourceErrors
+from ..iris import slugify
+from ..model import SLUG, Corpus, Organization, Origin, Profile, Venue
+from ..sources import format_path
 
 _PUNCTUATION = re.compile(r"[^\w\s]")
 

@@ -19,11 +19,11 @@ from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import Location
-from .identifiers import SCHEME_LABELS, from_iri
-from .iris import ascii_folded, slugify
-from .model import Corpus, ExternalId, Record, RecordAuthor, RecordOrg, RecordWork
-from .resolve import BuildWarning, Resolution, normalize_name
+from ..errors import Location
+from ..identifiers import SCHEME_LABELS, from_iri
+from ..iris import ascii_folded, slugify
+from ..model import Corpus, ExternalId, Record, RecordAuthor, RecordOrg, RecordWork
+from .references import BuildWarning, Resolution, normalize_name
 
 PERSON_SCHEMES = ("orcid", "dblp", "wikidata", "openalex", "scholar", "isni")
 WORK_SCHEMES = ("doi", "openalex", "dblp-record", "wikidata", "pmid", "pmcid", "arxiv")

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import Location, SourceError
-from .model import Corpus, Origin, Profile, Publication
-from .resolve import BuildWarning, Resolution, normalize_name
-from .sources import format_path
+from ..errors import Location, SourceError
+from ..model import Corpus, Origin, Profile, Publication
+from ..sources import format_path
+from .references import BuildWarning, Resolution, normalize_name
 
 
 def _place(origin: Origin, *parts: str | int) -> Location:

@@ -1,7 +1,8 @@
 """Entity resolution: the profiles' references, downloaded records linked to them, and things described twice."""
 
 from .duplicates import duplicate_errors, repeated_authors
-from .linking import Conflict, Linking, link, record_works
+from .linking import link
+from .links import Conflict, Linking, record_works
 from .references import BuildWarning, Lookup, Resolution, initials_form, normalize_name, resolve
 
 __all__ = ["BuildWarning", "Conflict", "Linking", "Lookup", "Resolution", "duplicate_errors", "initials_form", "link",

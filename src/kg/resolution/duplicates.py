@@ -12,7 +12,8 @@ from pathlib import Path
 from ..errors import Location, SourceError
 from ..model import Corpus, Origin, Profile, Publication
 from ..sources import format_path
-from .references import BuildWarning, Resolution, normalize_name
+from .names import normalize_name
+from .references import BuildWarning, Resolution
 
 
 def _place(origin: Origin, *parts: str | int) -> Location:

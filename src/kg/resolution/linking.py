@@ -20,43 +20,16 @@ from pathlib import Path
 
 from ..errors import Location
 from ..identifiers import SCHEME_LABELS, from_iri
-from ..iris import ascii_folded, slugify
+from ..iris import slugify
 from ..model import Corpus, ExternalId, Record, RecordAuthor, RecordOrg
 from .links import Conflict, Key, Linking, org_key, record_works
-from .references import BuildWarning, Resolution, normalize_name
+from .names import normalize_name, same_person_name
+from .references import BuildWarning, Resolution
 from .union_find import UnionFind
 
 PERSON_SCHEMES = ("orcid", "dblp", "wikidata", "openalex", "scholar", "isni")
 WORK_SCHEMES = ("doi", "openalex", "dblp-record", "wikidata", "pmid", "pmcid", "arxiv")
 CURATED = "profile"
-
-
-def _folded(name: str) -> list[str]:
-    return normalize_name(ascii_folded(name).replace("-", " ")).split()
-
-
-def same_person_name(a: str, b: str) -> bool:
-    """Whether two names can be written forms of one name: accents, punctuation and middle initials aside.
-
-    >>> same_person_name("Ioannis Xénarios", "Ioannis Xenarios"), same_person_name("Ada M. Example", "Ada Example")
-    (True, True)
-    >>> same_person_name("C. S. Hardtke", "Christian S Hardtke"), same_person_name("Ada Example", "Bo Example")
-    (True, False)
-    """
-    ta, tb = _folded(a), _folded(b)
-    if not ta or not tb or ta[-1] != tb[-1]:
-        return False
-    short, long = sorted((ta[:-1], tb[:-1]), key=len)
-    position = 0
-    for token in short:
-        while position < len(long) and not (long[position] == token or (len(token) == 1 and
-                                                                        long[position][0] == token) or
-                                             (len(long[position]) == 1 and token[0] == long[position])):
-            position += 1
-        if position == len(long):
-            return False
-        position += 1
-    return True
 
 
 def _free_slug(preferred: str, taken: set[str]) -> str:

@@ -7,7 +7,8 @@ from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 
 from ..model import ExternalId, Record, RecordOrg, RecordWork
-from .references import BuildWarning, normalize_name
+from .names import normalize_name
+from .references import BuildWarning
 
 ORG_SCHEMES = ("ror", "wikidata", "grid", "isni", "ringgold", "openalex")
 

@@ -16,7 +16,7 @@ from rdflib import Graph, URIRef
 
 from ..changes import precise_now
 from ..config import Config
-from ..edits import replay_edits, write_lock
+from ..edits import replay_edits
 from ..errors import Location, SourceError, SourceErrors, ValidationFailed
 from ..iris import Minter
 from ..mapping import MappedGraphs, map_corpus
@@ -29,6 +29,7 @@ from ..records import read_records_dir
 from ..resolution import BuildWarning, Conflict, Linking, Resolution, duplicate_errors, link, repeated_authors, resolve
 from ..sources import DataFiles, read_data_dir
 from ..store import OPTIMIZE_KEY, log_graphs, to_ox, write_store
+from ..store.lock import write_lock
 from ..turtle_files import load_turtle_dir
 from ..validation import ValidationReport, validate_graphs
 from .changes import PendingLog, pending_log

@@ -1,4 +1,4 @@
-"""Accepted HTTP edits as a file beside the YAML sources, so that `kg build` replays them; and the write lock.
+"""Accepted HTTP edits as a file beside the YAML sources, so that `kg build` replays them.
 
 ``<data>/edits/edits.nq`` is the difference between what the YAML files give and what the HTTP writes made of
 it, as one deterministic N-Quads file (sorted lines, replaced atomically):
@@ -11,9 +11,8 @@ it, as one deterministic N-Quads file (sorted lines, replaced atomically):
 
 The rebuilt asserted graphs are ``(YAML graphs − retractions) ∪ additions``. Only YAML-derived graphs have
 retractions; every other graph lives entirely in the additions. One file keeps additions and retractions
-consistent: it is replaced in one rename, so a crash leaves the old file or the new one.
-
-``write_lock`` serialises writers across processes (gunicorn workers, `kg build`) with ``fcntl.flock``.
+consistent: it is replaced in one rename, so a crash leaves the old file or the new one. Writers change it under the
+store's write lock (kg.store.lock).
 """
 
 from __future__ import annotations

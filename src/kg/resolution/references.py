@@ -1,4 +1,4 @@
-"""Entity resolution: one identity per real person, organisation, venue and work."""
+"""The profiles' references resolved: one identity per real person, organisation, venue and work they name."""
 
 from __future__ import annotations
 

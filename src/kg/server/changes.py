@@ -18,9 +18,9 @@ from ..iris import Minter
 from ..negotiation import negotiate
 from ..query.results import serialize_rdf
 from .dumps import CACHE
-from .errorpages import not_found_response
-from .handle import get_config, get_store
-from .offers import wants_json
+from .floor.errorpages import not_found_response
+from .floor.handle import get_config, get_store
+from .floor.offers import wants_json
 from .resources import FORMAT_LABELS, PAGE_FORMATS, TWIN_FORMATS, Reader, path_for
 
 bp = Blueprint("changes", __name__)

@@ -14,9 +14,9 @@ from werkzeug.wrappers import Response as BaseResponse
 from ..iris import ascii_folded
 from ..namespaces import BIBO_IRIS as B
 from ..namespaces import SCHEMA_IRIS as S
-from .handle import get_config, get_store
+from .floor.caches import versioned
+from .floor.handle import get_config, get_store
 from .moved import missing
-from .pagecache import versioned
 from .pages import BIBTEX_TYPE
 from .pictures import publication, publications
 from .prefetch import prefetch

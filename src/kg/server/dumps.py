@@ -27,9 +27,9 @@ from ..namespaces import ONTOLOGY_IRI, PREFIXES
 from ..negotiation import negotiate
 from ..query.results import serialize_rdf
 from ..store import Store
-from .cors import add_cors_headers
-from .handle import get_config, get_store
-from .pagecache import etag_for, mark, not_modified, per_host
+from .floor.caches import etag_for, mark, not_modified, per_host
+from .floor.cors import add_cors_headers
+from .floor.handle import get_config, get_store
 from .resources import FORMAT_LABELS, PAGE_FORMATS, TWIN_FORMATS, Reader, compact
 from .service import ox_triples
 

@@ -37,8 +37,8 @@ from ..iris import GraphNames, Minter
 from ..negotiation import negotiate
 from ..query.results import serialize_rdf
 from .bodies import check_body
-from .cors import add_cors_headers
-from .handle import get_config, get_store
+from .floor.cors import add_cors_headers
+from .floor.handle import get_config, get_store
 from .operation import _body, parse_params
 from .updates import authorize, no_content, perform
 

@@ -24,12 +24,12 @@ from ..namespaces import FOAF_IRIS as F
 from ..namespaces import KG_IRIS as K
 from ..namespaces import SCHEMA_IRIS as S
 from ..negotiation import negotiate
-from .cors import add_cors_headers
 from .dumps import dataset_jsonld, statistics
-from .handle import get_config, get_store, handle
+from .floor.caches import versioned
+from .floor.cors import add_cors_headers
+from .floor.handle import get_config, get_store, handle
 from .moved import missing
 from .organizations import by_years, links, organization_view, role_row
-from .pagecache import versioned
 from .pictures import pictures, publication, publications
 from .prefetch import prefetch
 from .query_page import instances_href

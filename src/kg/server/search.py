@@ -31,7 +31,7 @@ from ..formats import Format
 from ..iris import Minter
 from ..namespaces import SCHEMA_IRIS as S
 from ..query.wire import QueryJob
-from .handle import StoreHandle
+from .floor.handle import StoreHandle
 from .resources import DISPLAY_LABELS, Reader
 
 logger = logging.getLogger(__name__)

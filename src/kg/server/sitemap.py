@@ -19,8 +19,8 @@ from ..changes.diff import KIND_CLASSES
 from ..changes.rdf import read_log
 from ..iris import Minter
 from .dumps import CACHE
-from .handle import get_config, get_store, handle
-from .pagecache import etag_for, mark, not_modified, per_host
+from .floor.caches import etag_for, mark, not_modified, per_host
+from .floor.handle import get_config, get_store, handle
 from .pages import page_url
 
 bp = Blueprint("sitemap", __name__)

@@ -25,10 +25,10 @@ from ..query.cache import ResultCache
 from ..query.executor import QueryJob
 from ..query.results import formats_for, serialize_rdf
 from ..sparql_text import check_query, query_form, volatile
-from .cors import add_cors_headers
-from .handle import get_config, get_store, handle
+from .floor.caches import mark, not_modified
+from .floor.cors import add_cors_headers
+from .floor.handle import get_config, get_store, handle
 from .operation import Operation, read_operation
-from .pagecache import mark, not_modified
 from .query_page import render_results_html
 from .service import SD_PREFIXES, ox_triples, query_page, service_description
 from .updates import answer_update
@@ -38,7 +38,7 @@ FORMS: ResultCache[bytes] = ResultCache(max_bytes=1_000_000, max_entry=1_000)
 DESCRIPTION_FORMATS: tuple[Format, ...] = GRAPH_FORMATS + (Format.HTML,)
 WIRE_FORMATS = {Format.HTML: Format.SPARQL_JSON, Format.JSON_LD: Format.N_TRIPLES}  # what a worker writes for them
 NOT_KEPT = "no-store"  # Cache-Control of an answer that changes from run to run (RAND, NOW, UUID...)
-RAISED = "kg.sparql.raised"  # environ key: an error met before Flask ran (kg.server.querypath), rendered here
+RAISED = "kg.sparql.raised"  # environ key: an error met before Flask ran (kg.server.layers.querypath), rendered here
 
 
 @bp.before_request

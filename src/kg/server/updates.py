@@ -25,7 +25,7 @@ from werkzeug.exceptions import Unauthorized
 
 from ..errors import BadQuery, ReadOnly, WriteRejected
 from ..sparql_text import CLOSERS, OPENERS, keyword_in_token, nesting_error, token_spans
-from .handle import get_config, handle
+from .floor.handle import get_config, handle
 from .operation import Operation
 
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..config import Config
 from . import create_app
-from .handle import warm_up
+from .floor.handle import warm_up
 
 app = create_app(Config.from_env())
 warm_up(app)

@@ -16,7 +16,7 @@ from typing import Any
 from flask import Response, request
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..formats import Format
+from ...formats import Format
 from .handle import handle
 
 CACHE_CONTROL = "public, no-cache"  # keep, but revalidate: the data changes with every build or write

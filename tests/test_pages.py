@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from rdflib import RDF, RDFS, BNode, Graph, Literal, URIRef
 
 from kg.config import PROJECT_ROOT
-from kg.server.query_page import EXAMPLES, PREFIX_BLOCK, render_results_html
+from kg.server.sparql.query_page import EXAMPLES, PREFIX_BLOCK, render_results_html
 
 from .conftest import assert_isomorphic
 

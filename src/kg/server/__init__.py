@@ -30,7 +30,6 @@ from .dumps import bp as dumps_bp
 from .explain import bp as explain_bp
 from .floor.errorpages import error_response, not_found_response
 from .floor.handle import EXTENSION, StoreHandle, get_config
-from .graphstore import bp as graphstore_bp
 from .health import bp as health_bp
 from .layers.compression import Compression
 from .layers.fastpath import ResponseCache
@@ -41,7 +40,8 @@ from .pages import bp as pages_bp
 from .pages import not_found, split_extension
 from .resources import iri_for
 from .sitemap import bp as sitemap_bp
-from .sparql import bp as sparql_bp
+from .sparql.endpoint import bp as sparql_bp
+from .sparql.graphstore import bp as graphstore_bp
 
 BLUEPRINTS = (sparql_bp, graphstore_bp, health_bp, pages_bp, dumps_bp, explain_bp, changes_bp, sitemap_bp,
               citations_bp)

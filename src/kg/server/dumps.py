@@ -31,7 +31,7 @@ from .floor.caches import etag_for, mark, not_modified, per_host
 from .floor.cors import add_cors_headers
 from .floor.handle import get_config, get_store
 from .resources import FORMAT_LABELS, PAGE_FORMATS, TWIN_FORMATS, Reader, compact
-from .service import ox_triples
+from .sparql.service import ox_triples
 
 bp = Blueprint("dumps", __name__)
 DUMPS = {"nq": Format.N_QUADS, "ttl": Format.TURTLE, "jsonld": Format.JSON_LD}

@@ -32,7 +32,6 @@ from .moved import missing
 from .organizations import by_years, links, organization_view, role_row
 from .pictures import pictures, publication, publications
 from .prefetch import prefetch
-from .query_page import instances_href
 from .resources import (
     FORMAT_LABELS,
     PAGE_FORMATS,
@@ -46,6 +45,7 @@ from .resources import (
     twin,
 )
 from .search import render_search
+from .sparql.query_page import instances_href
 from .structured import schema_jsonld
 
 bp = Blueprint("pages", __name__)

@@ -16,9 +16,9 @@ from typing import Any
 import pyoxigraph as ox
 from rdflib import RDF, RDFS, BNode, Graph, Literal, Namespace, URIRef
 
-from ..formats import GRAPH_FORMATS, RESULTS_FORMATS
-from ..namespaces import VOID, XSD
-from ..store import to_ox
+from ...formats import GRAPH_FORMATS, RESULTS_FORMATS
+from ...namespaces import VOID, XSD
+from ...store import to_ox
 
 SD = Namespace("http://www.w3.org/ns/sparql-service-description#")
 ENTAILMENT_SIMPLE = URIRef("http://www.w3.org/ns/entailment/Simple")

@@ -2,7 +2,7 @@
 
 GET or POST (form-encoded or application/sparql-query) runs a query; a GET without a query answers the
 service description (Turtle by default, an HTML form for browsers). Updates (POST, update= or
-application/sparql-update) go to kg.server.updates (bearer token, validation, atomic commit). Results are
+application/sparql-update) go to kg.server.sparql.updates (bearer token, validation, atomic commit). Results are
 content-negotiated (Accept, or format= which wins) and carry ``Vary: Accept``.
 """
 
@@ -16,18 +16,18 @@ import pyoxigraph as ox
 from flask import Blueprint, Response, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..config import Config
-from ..errors import BadQuery, KgError
-from ..exports import compact_jsonld, load_context
-from ..formats import GRAPH_FORMATS, Format
-from ..negotiation import negotiate
-from ..query.cache import ResultCache
-from ..query.executor import QueryJob
-from ..query.results import formats_for, serialize_rdf
-from ..sparql_text import check_query, query_form, volatile
-from .floor.caches import mark, not_modified
-from .floor.cors import add_cors_headers
-from .floor.handle import get_config, get_store, handle
+from ...config import Config
+from ...errors import BadQuery, KgError
+from ...exports import compact_jsonld, load_context
+from ...formats import GRAPH_FORMATS, Format
+from ...negotiation import negotiate
+from ...query.cache import ResultCache
+from ...query.executor import QueryJob
+from ...query.results import formats_for, serialize_rdf
+from ...sparql_text import check_query, query_form, volatile
+from ..floor.caches import mark, not_modified
+from ..floor.cors import add_cors_headers
+from ..floor.handle import get_config, get_store, handle
 from .operation import Operation, read_operation
 from .query_page import render_results_html
 from .service import SD_PREFIXES, ox_triples, query_page, service_description
@@ -77,7 +77,7 @@ def endpoint() -> BaseResponse:
             raise BadQuery("a POST needs a query (query= or application/sparql-query) or an update")
         return describe(operation)
     if operation.kind == "update":
-        return answer_update(operation, endpoint_url())  # writes: kg.server.updates (token, validation, commit)
+        return answer_update(operation, endpoint_url())  # writes: kg.server.sparql.updates (token, validation, commit)
     return answer_query(operation)
 
 

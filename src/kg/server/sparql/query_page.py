@@ -13,10 +13,10 @@ from urllib.parse import urlencode
 
 from flask import render_template, url_for
 
-from ..formats import GRAPH_FORMATS, RESULTS_FORMATS, Format
-from ..iris import Minter
-from .floor.handle import get_config
-from .resources import FORMAT_LABELS, path_for
+from ...formats import GRAPH_FORMATS, RESULTS_FORMATS, Format
+from ...iris import Minter
+from ..floor.handle import get_config
+from ..resources import FORMAT_LABELS, path_for
 
 PREFIX_BLOCK = """PREFIX schema: <http://schema.org/>
 PREFIX foaf: <http://xmlns.com/foaf/0.1/>

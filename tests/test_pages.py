@@ -166,7 +166,7 @@ def test_data_without_extension_negotiates(client: FlaskClient) -> None:
 
 def test_every_minted_iri_dereferences_to_turtle(client: FlaskClient, store) -> None:  # type: ignore[no-untyped-def]
     """`curl -L -H 'Accept: text/turtle'` on any minted IRI returns parseable Turtle about it."""
-    from kg.server.resources import minted_iris
+    from kg.server.pages.resources import minted_iris
 
     iris = list(minted_iris(store, BASE))
     assert len(iris) > 300

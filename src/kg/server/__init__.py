@@ -24,10 +24,6 @@ from werkzeug.wrappers import Response as BaseResponse
 from ..config import Config
 from ..errors import KgError
 from ..store import Store
-from .changes import bp as changes_bp
-from .citations import bp as citations_bp
-from .dumps import bp as dumps_bp
-from .explain import bp as explain_bp
 from .floor.errorpages import error_response, not_found_response
 from .floor.handle import EXTENSION, StoreHandle, get_config
 from .health import bp as health_bp
@@ -36,10 +32,14 @@ from .layers.fastpath import ResponseCache
 from .layers.hosts import HostCheck, PublicHosts, relative_redirects
 from .layers.logsafe import install as escape_log_controls
 from .layers.querypath import QueryFastPath
-from .pages import bp as pages_bp
-from .pages import not_found, split_extension
-from .resources import iri_for
-from .sitemap import bp as sitemap_bp
+from .pages.changes import bp as changes_bp
+from .pages.citations import bp as citations_bp
+from .pages.dumps import bp as dumps_bp
+from .pages.explain import bp as explain_bp
+from .pages.linked import bp as pages_bp
+from .pages.linked import not_found, split_extension
+from .pages.resources import iri_for
+from .pages.sitemap import bp as sitemap_bp
 from .sparql.endpoint import bp as sparql_bp
 from .sparql.graphstore import bp as graphstore_bp
 

@@ -16,7 +16,7 @@ from flask import render_template, url_for
 from ...formats import GRAPH_FORMATS, RESULTS_FORMATS, Format
 from ...iris import Minter
 from ..floor.handle import get_config
-from ..resources import FORMAT_LABELS, path_for
+from ..pages.resources import FORMAT_LABELS, path_for
 
 PREFIX_BLOCK = """PREFIX schema: <http://schema.org/>
 PREFIX foaf: <http://xmlns.com/foaf/0.1/>

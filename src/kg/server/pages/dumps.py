@@ -19,19 +19,19 @@ from rdflib import RDF, BNode, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, RDFS, VOID, XSD
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..exports import Selection, export, load_context
-from ..formats import Format
-from ..identifiers import IRI_PREFIXES, SCHEME_LABELS
-from ..iris import Minter, graph_kind
-from ..namespaces import ONTOLOGY_IRI, PREFIXES
-from ..negotiation import negotiate
-from ..query.results import serialize_rdf
-from ..store import Store
-from .floor.caches import etag_for, mark, not_modified, per_host
-from .floor.cors import add_cors_headers
-from .floor.handle import get_config, get_store
+from ...exports import Selection, export, load_context
+from ...formats import Format
+from ...identifiers import IRI_PREFIXES, SCHEME_LABELS
+from ...iris import Minter, graph_kind
+from ...namespaces import ONTOLOGY_IRI, PREFIXES
+from ...negotiation import negotiate
+from ...query.results import serialize_rdf
+from ...store import Store
+from ..floor.caches import etag_for, mark, not_modified, per_host
+from ..floor.cors import add_cors_headers
+from ..floor.handle import get_config, get_store
+from ..sparql.service import ox_triples
 from .resources import FORMAT_LABELS, PAGE_FORMATS, TWIN_FORMATS, Reader, compact
-from .sparql.service import ox_triples
 
 bp = Blueprint("dumps", __name__)
 DUMPS = {"nq": Format.N_QUADS, "ttl": Format.TURTLE, "jsonld": Format.JSON_LD}

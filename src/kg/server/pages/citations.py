@@ -1,5 +1,5 @@
 """BibTeX for reference managers: /bib/person/… (the person's publications, newest first) and /bib/work/… (one),
-built from the records their pages show (kg.server.pictures), LaTeX-encoded, capitals in titles braced."""
+built from the records their pages show (kg.server.pages.pictures), LaTeX-encoded, capitals in titles braced."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from flask import Blueprint, Response
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..iris import ascii_folded
-from ..namespaces import BIBO_IRIS as B
-from ..namespaces import SCHEMA_IRIS as S
-from .floor.caches import versioned
-from .floor.handle import get_config, get_store
+from ...iris import ascii_folded
+from ...namespaces import BIBO_IRIS as B
+from ...namespaces import SCHEMA_IRIS as S
+from ..floor.caches import versioned
+from ..floor.handle import get_config, get_store
+from .linked import BIBTEX_TYPE
 from .moved import missing
-from .pages import BIBTEX_TYPE
 from .pictures import publication, publications
 from .prefetch import prefetch
 from .resources import Reader, iri_for, linkable

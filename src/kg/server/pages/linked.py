@@ -16,18 +16,19 @@ from flask import Blueprint, Response, g, redirect, render_template, request, ur
 from werkzeug.routing import Map, PathConverter
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..errors import NotAcceptable
-from ..exports import load_context
-from ..formats import Format
-from ..namespaces import BIBO_IRIS as B
-from ..namespaces import FOAF_IRIS as F
-from ..namespaces import KG_IRIS as K
-from ..namespaces import SCHEMA_IRIS as S
-from ..negotiation import negotiate
+from ...errors import NotAcceptable
+from ...exports import load_context
+from ...formats import Format
+from ...namespaces import BIBO_IRIS as B
+from ...namespaces import FOAF_IRIS as F
+from ...namespaces import KG_IRIS as K
+from ...namespaces import SCHEMA_IRIS as S
+from ...negotiation import negotiate
+from ..floor.caches import versioned
+from ..floor.cors import add_cors_headers
+from ..floor.handle import get_config, get_store, handle
+from ..sparql.query_page import instances_href
 from .dumps import dataset_jsonld, statistics
-from .floor.caches import versioned
-from .floor.cors import add_cors_headers
-from .floor.handle import get_config, get_store, handle
 from .moved import missing
 from .organizations import by_years, links, organization_view, role_row
 from .pictures import pictures, publication, publications
@@ -45,14 +46,13 @@ from .resources import (
     twin,
 )
 from .search import render_search
-from .sparql.query_page import instances_href
 from .structured import schema_jsonld
 
 bp = Blueprint("pages", __name__)
 RDF_DOCUMENTS = frozenset({"pages.dereference", "pages.data"})
 RDF_PREDICATE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#predicate"
 RDF_VALUE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#value"
-CITABLE = frozenset({"person.html", "work.html"})  # pages with a BibTeX twin (kg.server.citations)
+CITABLE = frozenset({"person.html", "work.html"})  # pages with a BibTeX twin (kg.server.pages.citations)
 BIBTEX_TYPE = "application/x-bibtex"
 _DEFAULT = ox.DefaultGraph()
 
@@ -381,7 +381,7 @@ def home() -> Response:
 
 @bp.route("/search", methods=["GET"])
 def search() -> Response:
-    """Search names and titles: GET /search?q=… (one bounded query under the query limits, kg.server.search)"""
+    """Search names and titles: GET /search?q=… (one bounded query under the query limits, kg.server.pages.search)"""
     alternates = home_alternates()
     page = render_search(handle(), reader(), request.args.get("q", ""), alternates)
     response = html(page.body, alternates, page.status)

@@ -14,14 +14,14 @@ from typing import Any
 import pyoxigraph as ox
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
-from ..errors import BadTerm
-from ..namespaces import PREFIXES
-from ..reasoning.explain import EXPLAIN_LIMIT, explain
-from ..reasoning.explanation import source_files
-from ..reasoning.terms import compact_term, parse_triple
-from .floor.errorpages import EXCERPT, excerpt
-from .floor.handle import get_config, get_store
-from .floor.offers import wants_json
+from ...errors import BadTerm
+from ...namespaces import PREFIXES
+from ...reasoning.explain import EXPLAIN_LIMIT, explain
+from ...reasoning.explanation import source_files
+from ...reasoning.terms import compact_term, parse_triple
+from ..floor.errorpages import EXCERPT, excerpt
+from ..floor.handle import get_config, get_store
+from ..floor.offers import wants_json
 from .resources import Reader, path_for
 
 bp = Blueprint("explain", __name__)

@@ -27,12 +27,12 @@ from typing import Any
 import pyoxigraph as ox
 from rdflib import Graph, URIRef
 
-from ..exports import Selection, export, selected_graphs
-from ..formats import Format
-from ..iris import Minter
-from ..namespaces import KG, PREFIXES, RDFS, SDO
-from ..query.results import serialize_rdf
-from ..store import Store, from_ox
+from ...exports import Selection, export, selected_graphs
+from ...formats import Format
+from ...iris import Minter
+from ...namespaces import KG, PREFIXES, RDFS, SDO
+from ...query.results import serialize_rdf
+from ...store import Store, from_ox
 
 SCHEMA = str(SDO._NS)
 RDF_TYPE = PREFIXES["rdf"] + "type"

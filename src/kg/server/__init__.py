@@ -26,6 +26,7 @@ from ..errors import KgError
 from ..store import Store
 from .floor.errorpages import error_response, not_found_response
 from .floor.handle import EXTENSION, StoreHandle, get_config
+from .floor.links import iri_for
 from .health import bp as health_bp
 from .layers.compression import Compression
 from .layers.fastpath import ResponseCache
@@ -38,7 +39,6 @@ from .pages.dumps import bp as dumps_bp
 from .pages.explain import bp as explain_bp
 from .pages.linked import bp as pages_bp
 from .pages.linked import not_found, split_extension
-from .pages.resources import iri_for
 from .pages.sitemap import bp as sitemap_bp
 from .sparql.endpoint import bp as sparql_bp
 from .sparql.graphstore import bp as graphstore_bp

@@ -27,7 +27,7 @@ from ...negotiation import negotiate
 from ..floor.caches import CACHE_CONTROL
 from ..floor.cors import cors_headers
 from ..floor.handle import StoreHandle
-from ..sparql.endpoint import NOT_KEPT, RAISED, answer_formats, answer_tag, checked_query, query_job
+from ..sparql.answers import NOT_KEPT, RAISED, answer_formats, answer_tag, checked_query, query_job
 from ..sparql.operation import operation_from, query_params
 from .fastpath import SPARQL_PATHS, StartResponse, WsgiApp
 

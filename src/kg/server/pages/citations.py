@@ -16,11 +16,11 @@ from ...namespaces import BIBO_IRIS as B
 from ...namespaces import SCHEMA_IRIS as S
 from ..floor.caches import versioned
 from ..floor.handle import get_config, get_store
-from .linked import BIBTEX_TYPE
+from ..floor.links import iri_for, linkable
 from .moved import missing
 from .pictures import publication, publications
 from .prefetch import prefetch
-from .resources import Reader, iri_for, linkable
+from .resources import BIBTEX_TYPE, Reader
 
 bp = Blueprint("citations", __name__)
 STOPWORDS = frozenset("a an the on of in for to and with at by from towards toward via".split())

@@ -21,8 +21,9 @@ from ...reasoning.explanation import source_files
 from ...reasoning.terms import compact_term, parse_triple
 from ..floor.errorpages import EXCERPT, excerpt
 from ..floor.handle import get_config, get_store
+from ..floor.links import path_for
 from ..floor.offers import wants_json
-from .resources import Reader, path_for
+from .resources import Reader
 
 bp = Blueprint("explain", __name__)
 PARAMETERS = {"s": "subject", "p": "predicate", "o": "object"}

@@ -14,8 +14,8 @@ from werkzeug.wrappers import Response as BaseResponse
 from ...changes.moves import read_moved
 from ...iris import Minter
 from ...store import Store
+from ..floor.caches import CACHE
 from ..floor.errorpages import gone_response, not_found_response
-from .dumps import CACHE
 
 LEVELS = 4  # how far above an IRI to look for a moved entity (a work's authorship is two steps below it)
 

@@ -18,10 +18,9 @@ from ...changes import BuildChanges
 from ...changes.diff import KIND_CLASSES
 from ...changes.rdf import read_log
 from ...iris import Minter
-from ..floor.caches import etag_for, mark, not_modified, per_host
+from ..floor.caches import CACHE, etag_for, mark, not_modified, per_host
 from ..floor.handle import get_config, get_store, handle
-from .dumps import CACHE
-from .linked import page_url
+from ..floor.links import page_url
 
 bp = Blueprint("sitemap", __name__)
 PER_FILE = 50_000  # the most URLs one sitemap file may list (sitemaps.org)

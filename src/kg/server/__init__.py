@@ -1,7 +1,9 @@
-"""The Flask app factory: one blueprint per surface, one error handler for every error.
+"""The Flask app factory: the blueprints of both surfaces, the WSGI layers around them, one error handler.
 
-Routes: ``/sparql`` (SPARQL 1.1 Protocol and service description), ``/store`` (Graph Store Protocol, read
-side), ``/health``, ``/explain`` (why a triple holds), ``/changes`` (what the recent builds changed).
+The parts, as a request meets them: ``layers/`` (WSGI before Flask: repeat-GET cache, Host check, gzip, plain
+query GETs), then the blueprints of ``sparql/`` (``/sparql``, ``/store``) and ``pages/`` (``/id/``, ``/page/``,
+``/data/``, search, dumps, ``/bib/``, ``/changes``, ``/explain``, the sitemap) and ``health`` (``/health``), all
+standing on ``floor/`` (the store handle, caches, links, error pages). No blueprint module imports another.
 
 Host: a malformed Host header, or one not in ``KG_PUBLIC_HOSTS`` when that is set, gets 400 before anything
 else runs (kg.server.layers.hosts); routing redirects carry a path, not the request's Host.

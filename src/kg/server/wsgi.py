@@ -1,4 +1,4 @@
-"""WSGI entry point for gunicorn: the app configured from KG_* environment variables."""
+"""WSGI entry point for granian (`kg serve` runs kg.server.wsgi:app): the app configured from KG_* variables."""
 
 from __future__ import annotations
 

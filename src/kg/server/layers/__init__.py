@@ -1,1 +1,1 @@
-"""The WSGI layers a request meets before Flask: Host check, repeat-GET cache, gzip, plain query GETs; log escaping."""
+"""The WSGI layers a request meets before Flask, outermost first: repeat-GET cache, Host check, gzip, query GETs."""

@@ -14,7 +14,8 @@ from .atomic_files import write_atomically
 from .config import Config
 from .iris import graph_kind
 from .namespaces import PREFIXES, bind_prefixes
-from .store import Store, from_ox
+from .store import Store
+from .terms import OxObject, from_ox
 
 
 class Selection(str, Enum):  # noqa: UP042 - a StrEnum would change what str() of a member gives
@@ -72,7 +73,7 @@ def _list_nodes(triples: list[ox.Triple]) -> set[ox.BlankNode]:
     """The nodes of the RDF lists to write as JSON-LD @list: well-formed chains of blank nodes (one rdf:first,
     one rdf:rest, at most rdf:type rdf:List, ending in rdf:nil) whose inner nodes nothing else points at and
     whose head is no item of a list, so that no @list nests in another."""
-    about: dict[ox.BlankNode, list[tuple[ox.NamedNode, object]]] = {}
+    about: dict[ox.BlankNode, list[tuple[ox.NamedNode, OxObject]]] = {}
     incoming: dict[ox.BlankNode, int] = {}
     rests: set[ox.BlankNode] = set()
     items: set[ox.BlankNode] = set()

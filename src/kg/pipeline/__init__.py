@@ -30,7 +30,8 @@ from ..reasoning.rules import LocalRules, compile_rules, has_joins, unsupported_
 from ..records import read_records_dir
 from ..resolve import BuildWarning, Resolution, resolve
 from ..sources import DataFiles, read_data_dir
-from ..store import OPTIMIZE_KEY, log_graphs, to_ox, write_store
+from ..store import OPTIMIZE_KEY, log_graphs, write_store
+from ..terms import to_ox
 from ..turtle_files import load_turtle_dir
 from ..validation import ValidationReport, validate_graphs
 from .changes import PendingLog, pending_log

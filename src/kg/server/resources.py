@@ -32,7 +32,8 @@ from ..formats import Format
 from ..iris import Minter
 from ..namespaces import KG, PREFIXES, RDFS, SDO
 from ..query.results import serialize_rdf
-from ..store import Store, from_ox
+from ..store import Store
+from ..terms import from_ox
 
 SCHEMA = str(SDO._NS)
 RDF_TYPE = PREFIXES["rdf"] + "type"

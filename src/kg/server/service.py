@@ -13,12 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-import pyoxigraph as ox
 from rdflib import RDF, RDFS, BNode, Graph, Literal, Namespace, URIRef
 
 from ..formats import GRAPH_FORMATS, RESULTS_FORMATS
 from ..namespaces import VOID, XSD
-from ..store import to_ox
+from ..terms import triple_to_ox
 
 SD = Namespace("http://www.w3.org/ns/sparql-service-description#")
 ENTAILMENT_SIMPLE = URIRef("http://www.w3.org/ns/entailment/Simple")
@@ -81,7 +80,7 @@ def service_description(endpoint: str, graph_triples: Mapping[str, int], max_res
 def ox_triples(graph: Graph) -> Iterator[Any]:
     """The triples of an rdflib graph as pyoxigraph triples, in a stable order."""
     for s, p, o in sorted(graph):
-        yield ox.Triple(to_ox(s), to_ox(p), to_ox(o))
+        yield triple_to_ox(s, p, o)
 
 
 def query_page(endpoint: str) -> str:

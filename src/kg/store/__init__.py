@@ -5,18 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..terms import from_ox  # kg.edits still imports it from here (another branch is changing kg.edits)
 from .embedded import (
     METADATA_FILE,
     OPTIMIZE_KEY,
     Store,
     derive_version,
-    from_ox,
     fsync_tree,
     is_log_graph,
     log_graphs,
     rdflib_graph_of,
     store_versions,
-    to_ox,
     write_store,
 )
 
@@ -31,4 +30,4 @@ def open_store(config: Any) -> Any:
 
 
 __all__ = ["METADATA_FILE", "OPTIMIZE_KEY", "Store", "derive_version", "from_ox", "fsync_tree", "is_log_graph",
-           "log_graphs", "open_store", "rdflib_graph_of", "store_versions", "to_ox", "write_store"]
+           "log_graphs", "open_store", "rdflib_graph_of", "store_versions", "write_store"]

@@ -20,47 +20,15 @@ from pathlib import Path
 from typing import Any
 
 import pyoxigraph as ox
-from rdflib import BNode, Graph, Literal, URIRef
+from rdflib import Graph, URIRef
 
 from ..atomic_files import fsync_path, swap_symlink
 from ..errors import BuildError, StoreMissing
+from ..terms import from_ox, to_ox
 
 METADATA_FILE = "kg-build.json"
-XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 KEEP_VERSIONS = 2
 OPTIMIZE_KEY = "optimize_seconds"
-
-
-def to_ox(term: Any) -> Any:
-    """Convert an rdflib term to a pyoxigraph term (a pyoxigraph term is returned as it is)."""
-    if isinstance(term, (ox.NamedNode, ox.BlankNode, ox.Literal)):
-        return term
-    if isinstance(term, URIRef):
-        return ox.NamedNode(str(term))
-    if isinstance(term, BNode):
-        return ox.BlankNode(str(term))
-    if isinstance(term, Literal):
-        if term.language:
-            return ox.Literal(str(term), language=term.language)
-        if term.datatype:
-            return ox.Literal(str(term), datatype=ox.NamedNode(str(term.datatype)))
-        return ox.Literal(str(term))
-    raise TypeError(f"cannot convert {term!r}")
-
-
-def from_ox(term: Any) -> Any:
-    """Convert a pyoxigraph term to an rdflib term."""
-    if isinstance(term, ox.NamedNode):
-        return URIRef(term.value)
-    if isinstance(term, ox.BlankNode):
-        return BNode(term.value)
-    if isinstance(term, ox.Literal):
-        if term.language:
-            return Literal(term.value, lang=term.language)
-        if term.datatype.value == XSD_STRING:
-            return Literal(term.value)
-        return Literal(term.value, datatype=URIRef(term.datatype.value))
-    raise TypeError(f"cannot convert {term!r}")
 
 
 def graph_quads(graph_iri: URIRef, graph: Iterable[Any]) -> Iterator[ox.Quad]:

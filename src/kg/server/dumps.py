@@ -23,10 +23,11 @@ from ..exports import Selection, export, load_context
 from ..formats import Format
 from ..identifiers import IRI_PREFIXES, SCHEME_LABELS
 from ..iris import Minter, graph_kind
-from ..namespaces import ONTOLOGY_IRI, PREFIXES
+from ..namespaces import PREFIXES
 from ..negotiation import negotiate
+from ..prefixes import ONTOLOGY_IRI
 from ..query.results import serialize_rdf
-from ..store import Store
+from ..store import GraphStore, metadata_text, solutions
 from .cors import add_cors_headers
 from .handle import get_config, get_store
 from .pagecache import etag_for, mark, not_modified, per_host
@@ -52,7 +53,7 @@ class VersionCache:
         self.values: dict[str, Any] = {}
         self.lock = threading.Lock()
 
-    def get(self, store: Store, name: str, compute: Callable[[], Any]) -> Any:
+    def get(self, store: GraphStore, name: str, compute: Callable[[], Any]) -> Any:
         """The cached value for this store version, computing it on first use."""
         version = (store.version, str(store.metadata.get("built_at")))
         with self.lock:
@@ -92,17 +93,17 @@ class Statistics:
     linksets: list[tuple[str, str, int]] = field(default_factory=list)
 
 
-def _count(store: Store, sparql: str) -> int:
-    row = next(iter(store.query(sparql)))
+def _count(store: GraphStore, sparql: str) -> int:
+    row = next(iter(solutions(store.query(sparql))))
     return int(row[0].value)
 
 
-def compute_statistics(store: Store, base: str) -> Statistics:
+def compute_statistics(store: GraphStore, base: str) -> Statistics:
     """Count triples, minted entities, classes (instances of each), properties and subjects of the merged graph."""
     space = Minter(base).id_space
     literal = str(ox.Literal(space))
-    classes = [(row[0].value, int(row[1].value)) for row in store.query(
-        "SELECT ?c (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a ?c } GROUP BY ?c ORDER BY DESC(?n) ?c")]
+    classes = [(row[0].value, int(row[1].value)) for row in solutions(store.query(
+        "SELECT ?c (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a ?c } GROUP BY ?c ORDER BY DESC(?n) ?c"))]
     graphs = [(name, store.triple_count(name)) for name in store.graph_names()]
     profiles = [name.rsplit("/", 1)[1] for name, _ in graphs if graph_kind(name) == "profile"]
     return Statistics(
@@ -116,7 +117,7 @@ def compute_statistics(store: Store, base: str) -> Statistics:
         linksets=_linksets(store, literal))
 
 
-def _linksets(store: Store, space: str) -> list[tuple[str, str, int]]:
+def _linksets(store: GraphStore, space: str) -> list[tuple[str, str, int]]:
     """(scheme, IRI prefix, links) for each outside system kg's nodes link to with schema:sameAs."""
     found = []
     for scheme, prefix in IRI_PREFIXES.items():
@@ -128,9 +129,10 @@ def _linksets(store: Store, space: str) -> list[tuple[str, str, int]]:
     return found
 
 
-def statistics(store: Store, base: str) -> Statistics:
+def statistics(store: GraphStore, base: str) -> Statistics:
     """The statistics of the current store version (computed once)."""
-    return CACHE.get(store, "statistics", lambda: compute_statistics(store, base))
+    found: Statistics = CACHE.get(store, "statistics", lambda: compute_statistics(store, base))
+    return found
 
 
 def dump_urls() -> dict[str, str]:
@@ -222,7 +224,7 @@ def void() -> BaseResponse:
     early = not_modified(tag, vary=True)
     if early is not None:
         return early
-    graph = void_graph(statistics(store, get_config().base), store.metadata.get("built_at"))
+    graph = void_graph(statistics(store, get_config().base), metadata_text(store, "built_at"))
     response = Response(serialize_rdf(ox_triples(graph), fmt, VOID_PREFIXES), content_type=fmt.content_type)
     return mark(response, tag, vary=True)
 

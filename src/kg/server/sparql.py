@@ -22,9 +22,10 @@ from ..exports import compact_jsonld, load_context
 from ..formats import GRAPH_FORMATS, Format
 from ..negotiation import negotiate
 from ..query.cache import ResultCache
-from ..query.executor import QueryJob
 from ..query.results import formats_for, serialize_rdf
+from ..query.wire import QueryJob
 from ..sparql_text import check_query, query_form, volatile
+from ..store import triple_counts
 from .cors import add_cors_headers
 from .handle import get_config, get_store, handle
 from .operation import Operation, read_operation
@@ -185,6 +186,6 @@ def describe(operation: Operation) -> Response:
     if fmt is Format.HTML:
         return negotiated(query_page(endpoint_url()), fmt)
     store = get_store()
-    graph = service_description(endpoint_url(), store.metadata.get("triples", {}), get_config().max_results)
+    graph = service_description(endpoint_url(), triple_counts(store), get_config().max_results)
     return negotiated(serialize_rdf(ox_triples(graph), fmt, SD_PREFIXES), fmt)
 

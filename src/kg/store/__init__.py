@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..config import Config
 from ..terms import from_ox  # kg.edits still imports it from here (another branch is changing kg.edits)
 from .embedded import (
     METADATA_FILE,
@@ -18,9 +17,10 @@ from .embedded import (
     store_versions,
     write_store,
 )
+from .protocol import GraphResult, GraphStore, Queryable, QueryResult, metadata_text, solutions, triple_counts
 
 
-def open_store(config: Any) -> Any:
+def open_store(config: Config) -> GraphStore:
     """The configured store: the remote one when KG_STORE_URL is set (kg.store.remote), else the embedded one."""
     if config.remote:
         from .remote import RemoteStore
@@ -29,5 +29,6 @@ def open_store(config: Any) -> Any:
     return Store.open(config.store)
 
 
-__all__ = ["METADATA_FILE", "OPTIMIZE_KEY", "Store", "derive_version", "from_ox", "fsync_tree", "is_log_graph",
-           "log_graphs", "open_store", "rdflib_graph_of", "store_versions", "write_store"]
+__all__ = ["METADATA_FILE", "OPTIMIZE_KEY", "GraphResult", "GraphStore", "QueryResult", "Queryable", "Store",
+           "derive_version", "from_ox", "fsync_tree", "is_log_graph", "log_graphs", "metadata_text", "open_store",
+           "rdflib_graph_of", "solutions", "store_versions", "triple_counts", "write_store"]

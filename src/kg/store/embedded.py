@@ -15,7 +15,7 @@ import os
 import re
 import shutil
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,8 @@ from rdflib import Graph, URIRef
 
 from ..atomic_files import fsync_path, swap_symlink
 from ..errors import BuildError, StoreMissing
-from ..terms import from_ox, to_ox
+from ..terms import OxGraphName, OxObject, OxSubject, from_ox, to_ox
+from .protocol import DefaultGraphs, NamedGraphs
 
 METADATA_FILE = "kg-build.json"
 KEEP_VERSIONS = 2
@@ -101,13 +102,17 @@ class Store:
         """What identifies this version of the data (for cache keys)."""
         return str(self.path) if self.path is not None else f"memory-{id(self)}"
 
-    def quads_for_pattern(self, subject: Any, predicate: Any, obj: Any, graph_name: Any = None) -> Iterator[ox.Quad]:
+    def quads_for_pattern(self, subject: OxSubject | None, predicate: ox.NamedNode | None, obj: OxObject | None,
+                          graph_name: OxGraphName | None = None) -> Iterator[ox.Quad]:
         """Quads matching a pattern (None matches anything; the default graph is the merge)."""
         return self.ox.quads_for_pattern(subject, predicate, obj, graph_name)
 
-    def query(self, sparql: str, **options: Any) -> Any:
-        """Run a SPARQL query (the default graph is the merge of all graphs)."""
-        return self.ox.query(sparql, **options)
+    def query(self, sparql: str, *, base_iri: str | None = None, prefixes: dict[str, str] | None = None,
+              default_graph: DefaultGraphs | None = None, named_graphs: NamedGraphs | None = None
+              ) -> ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples:
+        """Run a SPARQL query (the default graph is the merge of all graphs unless a dataset is given)."""
+        return self.ox.query(sparql, base_iri=base_iri, prefixes=prefixes, default_graph=default_graph,
+                             named_graphs=named_graphs)
 
     def graph_names(self) -> list[str]:
         """IRIs of the data's named graphs (not the builds' change records), sorted."""
@@ -140,7 +145,7 @@ class Store:
         return rdflib_graph_of(self.default_triples() if graph is None else (q.triple for q in self.quads(graph)))
 
 
-def rdflib_graph_of(triples: Iterable[Any]) -> Graph:
+def rdflib_graph_of(triples: Iterable[ox.Triple]) -> Graph:
     """pyoxigraph triples as an rdflib Graph."""
     result = Graph()
     for t in triples:
@@ -225,7 +230,7 @@ def fsync_tree(root: Path, skip_shared: bool = False) -> None:
         fsync_path(Path(folder))
 
 
-def derive_version(store_dir: Path, source: Path, apply: Any, metadata: dict[str, Any],
+def derive_version(store_dir: Path, source: Path, apply: Callable[[ox.Store], object], metadata: dict[str, Any],
                    files: dict[str, str] | None = None, keep_seconds: float = RECENT_SECONDS) -> Path:
     """Write ``STORE.v<N+1>`` as a checkpoint of the version ``source`` (hard links, not a rewrite) changed by
     ``apply(ox.Store)``, flush it to disk, then switch the store symlink to it in one rename. It is not compacted:

@@ -11,7 +11,7 @@ import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import pyoxigraph as ox
 from flask import Blueprint, Response, render_template, request, url_for
@@ -42,6 +42,8 @@ VOID_PREFIXES = {"void": str(VOID), "dcterms": str(DCTERMS), "xsd": str(XSD), "s
                  "foaf": PREFIXES["foaf"], "bibo": PREFIXES["bibo"], "kg": ONTOLOGY_IRI + "#", "rdfs": str(RDFS)}
 MAX_NAMES = 32  # values one version keeps (seven names are used)
 
+T = TypeVar("T")
+
 
 class VersionCache:
     """Values computed once per store version (the newest version only), thread-safe. Names are fixed in the code
@@ -50,17 +52,17 @@ class VersionCache:
 
     def __init__(self) -> None:
         self.version: tuple[str, str] | None = None
-        self.values: dict[str, Any] = {}
+        self.values: dict[str, object] = {}
         self.lock = threading.Lock()
 
-    def get(self, store: GraphStore, name: str, compute: Callable[[], Any]) -> Any:
-        """The cached value for this store version, computing it on first use."""
+    def get(self, store: GraphStore, name: str, compute: Callable[[], T]) -> T:
+        """The cached value for this store version, computing it on first use (a name always holds one type)."""
         version = (store.version, str(store.metadata.get("built_at")))
         with self.lock:
             if version != self.version:
                 self.version, self.values = version, {}
             if name in self.values:
-                return self.values[name]
+                return cast(T, self.values[name])
         value = compute()
         with self.lock:
             if version == self.version and len(self.values) < MAX_NAMES:
@@ -131,8 +133,7 @@ def _linksets(store: GraphStore, space: str) -> list[tuple[str, str, int]]:
 
 def statistics(store: GraphStore, base: str) -> Statistics:
     """The statistics of the current store version (computed once)."""
-    found: Statistics = CACHE.get(store, "statistics", lambda: compute_statistics(store, base))
-    return found
+    return CACHE.get(store, "statistics", lambda: compute_statistics(store, base))
 
 
 def dump_urls() -> dict[str, str]:

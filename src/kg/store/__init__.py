@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ..config import Config
-from ..terms import from_ox  # kg.edits still imports it from here (another branch is changing kg.edits)
+from ..terms import from_ox  # re-exported for kg.edits; the rest of kg imports it from kg.terms
 from .embedded import (
     METADATA_FILE,
     OPTIMIZE_KEY,

@@ -14,7 +14,7 @@ from .atomic_files import write_atomically
 from .config import Config
 from .iris import graph_kind
 from .namespaces import PREFIXES, bind_prefixes
-from .store import GraphStore
+from .store import GraphStore, log_graph_names_of
 from .terms import OxObject, from_ox
 
 
@@ -42,7 +42,7 @@ def selected_graphs(store: GraphStore, selection: Selection) -> list[str]:
     """Named graphs in a selection: inferred is the inferred graph, asserted every other data graph, changes the
     builds' change records (never part of all: they differ between two builds of the same data)."""
     if selection is Selection.CHANGES:
-        return list(getattr(store, "log_graph_names", list)())
+        return log_graph_names_of(store)
     names = store.graph_names()
     inferred = [g for g in names if graph_kind(g) == "inferred"]
     if selection is Selection.INFERRED:

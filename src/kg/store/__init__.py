@@ -12,6 +12,7 @@ from .embedded import (
     derive_version,
     fsync_tree,
     is_log_graph,
+    log_graph_names_of,
     log_graphs,
     rdflib_graph_of,
     store_versions,
@@ -30,5 +31,6 @@ def open_store(config: Config) -> GraphStore:
 
 
 __all__ = ["METADATA_FILE", "OPTIMIZE_KEY", "GraphResult", "GraphStore", "QueryResult", "Queryable", "Store",
-           "derive_version", "from_ox", "fsync_tree", "is_log_graph", "log_graphs", "metadata_text", "open_store",
-           "rdflib_graph_of", "solutions", "store_versions", "triple_counts", "write_store"]
+           "derive_version", "from_ox", "fsync_tree", "is_log_graph", "log_graph_names_of", "log_graphs",
+           "metadata_text", "open_store", "rdflib_graph_of", "solutions", "store_versions", "triple_counts",
+           "write_store"]

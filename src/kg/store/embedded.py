@@ -25,7 +25,7 @@ from rdflib import Graph, URIRef
 from ..atomic_files import fsync_path, swap_symlink
 from ..errors import BuildError, StoreMissing
 from ..terms import OxGraphName, OxObject, OxSubject, from_ox, to_ox
-from .protocol import DefaultGraphs, NamedGraphs
+from .protocol import DefaultGraphs, GraphStore, NamedGraphs
 
 METADATA_FILE = "kg-build.json"
 KEEP_VERSIONS = 2
@@ -143,6 +143,11 @@ class Store:
     def rdflib_graph(self, graph: str | None = None) -> Graph:
         """One named graph, or the merge of all, as an rdflib Graph."""
         return rdflib_graph_of(self.default_triples() if graph is None else (q.triple for q in self.quads(graph)))
+
+
+def log_graph_names_of(store: GraphStore) -> list[str]:
+    """The builds' change-record graphs of a store, sorted: an embedded store keeps them, a remote one none."""
+    return store.log_graph_names() if isinstance(store, Store) else []
 
 
 def rdflib_graph_of(triples: Iterable[ox.Triple]) -> Graph:

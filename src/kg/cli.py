@@ -20,7 +20,7 @@ from .config import Config
 from .errors import DiskFull, KgError, PortInUse, StoreMissing, ValidationFailed
 from .exports import EXPORT_FORMATS, Selection, export, export_to_file
 from .importers.command import import_command
-from .store import open_store
+from .store import metadata_text, open_store
 
 F = TypeVar("F", bound=Callable[..., Any])
 SUMMARY_GRAPHS = 12
@@ -298,7 +298,7 @@ def explain(store: Path | None, store_url: str | None, fmt: str, subject: str, p
 
     config = Config.from_env(store=store, store_url=store_url)
     opened = open_store(config)
-    base = opened.metadata.get("base") or config.base
+    base = metadata_text(opened, "base") or config.base
     found = explain_triple(opened, parse_triple(subject, predicate, obj, PREFIXES), base)
     show, sources = functools.partial(compact_term, prefixes=PREFIXES), source_files(opened.metadata, base)
     if fmt == "json":

@@ -28,8 +28,9 @@ from ..reasoning.rules import LocalRules, compile_rules, has_joins, unsupported_
 from ..records import read_records_dir
 from ..resolution import BuildWarning, Conflict, Linking, Resolution, duplicate_errors, link, repeated_authors, resolve
 from ..sources import DataFiles, read_data_dir
-from ..store import OPTIMIZE_KEY, log_graphs, to_ox, write_store
+from ..store import OPTIMIZE_KEY, log_graphs, write_store
 from ..store.lock import write_lock
+from ..terms import to_ox
 from ..turtle_files import load_turtle_dir
 from ..validation import ValidationReport, validate_graphs
 from .changes import PendingLog, pending_log

@@ -21,7 +21,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF, SH
 from rdflib.term import Node
 
-from ..store import from_ox
+from ..terms import from_ox
 
 FEW_FOCUS_NODES = 2_000  # below this many allowed focus nodes, a SPARQL target is asked per node
 TEMPLATE = re.compile(r"\{[?$]([A-Za-z_][A-Za-z0-9_]*)\}")

@@ -76,10 +76,11 @@ def entry_fields(reader: Reader, record: dict[str, Any]) -> tuple[str, list[tupl
 
 def bibtex(reader: Reader, records: list[dict[str, Any]]) -> str:
     """The records as a BibTeX file."""
-    import bibtexparser  # the import costs the web workers memory only when someone asks for BibTeX
-    from bibtexparser import middlewares, model
+    from bibtexparser import middlewares, model  # the import costs the web workers memory only when asked for BibTeX
+    from bibtexparser.entrypoint import write_string
+    from bibtexparser.library import Library
 
-    library = bibtexparser.Library()
+    library = Library()
     taken: set[str] = set()
     for record in records:
         kind, fields = entry_fields(reader, record)
@@ -87,7 +88,7 @@ def bibtex(reader: Reader, records: list[dict[str, Any]]) -> str:
     library = middlewares.LatexEncodingMiddleware().transform(library)
     for entry in library.entries:
         entry["title"] = _braced(entry["title"])
-    return str(bibtexparser.write_string(library))
+    return str(write_string(library))
 
 
 @bp.route("/bib/<path:path>", methods=["GET"])

@@ -20,7 +20,7 @@ NUMBER_TYPES = frozenset(XSD + t for t in ("integer", "decimal", "double", "floa
                                            "nonNegativeInteger", "positiveInteger"))
 
 
-def _json_literal(term: Any) -> Any:
+def _json_literal(term: ox.Literal) -> str | int | float | bool | dict[str, str]:
     """A literal as structured-data consumers read it: text, dates as plain strings, numbers and booleans as JSON."""
     if term.language:
         return {"@value": term.value, "@language": term.language}

@@ -42,6 +42,7 @@ PINNED = {
     "WriteRejected": (422, 3, None),
     "WriteForbidden": (403, 1, None),
     "PortInUse": (500, 4, None),
+    "OutputExists": (409, 1, None),
 }
 
 

@@ -134,3 +134,37 @@ def test_kg_serve_refuses_a_store_built_under_another_base(tmp_path: Path) -> No
                              "https://kg.example.org, so every page would be 404; serve it with --base "
                              "https://people.example.edu (or KG_BASE), or rebuild it with kg build --base "
                              "https://kg.example.org\n")
+
+
+SHAPES = """\
+@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix ex: <http://example.org/> .
+ex:PersonShape a sh:NodeShape ; sh:targetClass ex:Person ;
+    sh:property [ sh:path ex:name ; sh:minCount 1 ] ;
+    sh:property [ sh:path ex:email ; sh:minCount 1 ; sh:severity sh:Warning ] .
+"""
+
+
+def test_kg_shacl_takes_several_files_and_folders_and_separates_warnings_in_json(tmp_path: Path) -> None:
+    import json
+
+    (tmp_path / "shapes").mkdir()
+    (tmp_path / "shapes" / "people.ttl").write_text(SHAPES, encoding="utf-8")
+    (tmp_path / "a.ttl").write_text("@prefix ex: <http://example.org/> .\nex:a a ex:Person .\n", encoding="utf-8")
+    (tmp_path / "b.nt").write_text('<http://example.org/b> <http://example.org/name> "B" .\n', encoding="utf-8")
+    both = [str(tmp_path / "a.ttl"), str(tmp_path / "b.nt")]
+    positional = _kg("shacl", *both, str(tmp_path / "shapes"), "--format", "json")
+    named = _kg("shacl", *both, "--shapes", str(tmp_path / "shapes"), "--format", "json")
+    assert positional.returncode == named.returncode == 3
+    report = json.loads(named.stdout)
+    def facts(answer: dict[str, list[dict[str, str]]]) -> list[tuple[str, ...]]:
+        return sorted((kind, r["focus"], r["path"], r["message"]) for kind in ("violations", "warnings", "infos")
+                      for r in answer[kind])  # the shapes are blank nodes, named anew in each run
+
+    assert facts(json.loads(positional.stdout)) == facts(report)
+    assert report["counts"] == {"violations": 1, "warnings": 1, "infos": 0}
+    assert [v["severity"] for v in report["violations"]] == ["Violation"]
+    assert [v["severity"] for v in report["warnings"]] == ["Warning"]
+    assert report["violations"][0]["message"] == "Fewer than 1 value"  # not Fewer than "1"^^xsd:integer values
+    lonely = _kg("shacl", str(tmp_path / "shapes"))
+    assert lonely.returncode == 2 and "give the data and the shapes" in lonely.stderr

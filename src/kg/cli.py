@@ -152,26 +152,35 @@ def validate(data: Path | None, fmt: str) -> None:
 
 
 @main.command()
-@click.argument("data_file", metavar="DATA", type=click.Path(path_type=Path, dir_okay=False))
-@click.argument("shapes_file", metavar="SHAPES", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--ontology", "ontology_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="An ontology mixed into the data for sh:class and class targets (as pyshacl's ont_graph).")
+@click.argument("paths", metavar="DATA... [SHAPES]", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--shapes", "shapes_paths", multiple=True, type=click.Path(path_type=Path),
+              help="A shapes file or folder (repeatable); without it, the last argument is the shapes.")
+@click.option("--ontology", "ontology_paths", multiple=True, type=click.Path(path_type=Path),
+              help="An ontology file or folder mixed into the data for sh:class and class targets (as pyshacl's "
+                   "ont_graph; repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["text", "turtle", "json"]), default="text",
               show_default=True, help="Report format.")
 @click.option("--allow-warnings", is_flag=True, help="Exit 0 when every result is a warning or a note.")
 @reports_errors
-def shacl(data_file: Path, shapes_file: Path, ontology_file: Path | None, fmt: str, allow_warnings: bool) -> None:
-    """Validate any RDF file against any SHACL shapes file with kg's engine (a pyshacl-compatible report).
+def shacl(paths: tuple[Path, ...], shapes_paths: tuple[Path, ...], ontology_paths: tuple[Path, ...], fmt: str,
+          allow_warnings: bool) -> None:
+    """Validate RDF files against SHACL shapes with kg's engine (a pyshacl-compatible report).
 
-    Exit 0 when the data conforms, 3 when it does not (with --allow-warnings: only for violations).
-    Example: kg shacl people.ttl shapes.ttl --format turtle
+    Each path is a file or a folder of RDF files (read recursively, merged). Exit 0 when the data conforms, 3 when it
+    does not (with --allow-warnings: only for violations), 2 when a file cannot be read.
+    Examples: kg shacl people.ttl shapes.ttl --format turtle; kg shacl a.ttl b.nt --shapes shapes/
     """
     from .validation import validate_graph
-    from .validation.files import read_rdf_file
+    from .validation.files import read_rdf_paths
 
-    data, shapes = read_rdf_file(data_file), read_rdf_file(shapes_file)
-    ontology = read_rdf_file(ontology_file) if ontology_file is not None else None
-    report = validate_graph(data, shapes, ontology, source=str(data_file))
+    data_paths = list(paths) if shapes_paths else list(paths[:-1])
+    shapes_paths = shapes_paths or paths[-1:]
+    if not data_paths:
+        raise click.UsageError("give the data and the shapes: kg shacl DATA... SHAPES, or kg shacl DATA... --shapes "
+                               "SHAPES")
+    data, shapes = read_rdf_paths(data_paths), read_rdf_paths(list(shapes_paths))
+    ontology = read_rdf_paths(list(ontology_paths)) if ontology_paths else None
+    report = validate_graph(data, shapes, ontology, source=", ".join(map(str, data_paths)))
     if fmt == "turtle":
         click.echo(report.turtle())
     elif fmt == "json":

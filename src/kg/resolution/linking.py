@@ -15,166 +15,21 @@ its source's graph and listed as a Conflict.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Hashable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from pathlib import Path
 
-from .errors import Location
-from .identifiers import SCHEME_LABELS, from_iri
-from .iris import ascii_folded, slugify
-from .model import Corpus, ExternalId, Record, RecordAuthor, RecordOrg, RecordWork
-from .resolve import BuildWarning, Resolution, normalize_name
+from ..errors import Location
+from ..identifiers import SCHEME_LABELS, from_iri
+from ..iris import slugify
+from ..model import Corpus, ExternalId, Record, RecordAuthor, RecordOrg
+from .links import Conflict, Key, Linking, org_key, record_works
+from .names import normalize_name, same_person_name
+from .references import BuildWarning, Resolution
+from .union_find import UnionFind
 
 PERSON_SCHEMES = ("orcid", "dblp", "wikidata", "openalex", "scholar", "isni")
 WORK_SCHEMES = ("doi", "openalex", "dblp-record", "wikidata", "pmid", "pmcid", "arxiv")
-ORG_SCHEMES = ("ror", "wikidata", "grid", "isni", "ringgold", "openalex")
 CURATED = "profile"
-
-Key = tuple[Hashable, ...]
-
-
-@dataclass(frozen=True)
-class Conflict:
-    """Sources disagreeing on a single-valued property of one entity: each value with the files that give it."""
-
-    kind: str
-    slug: str
-    label: str
-    property: str
-    values: tuple[tuple[str, tuple[str, ...]], ...]
-
-    def __str__(self) -> str:
-        shown = "; ".join(f"{value!r} ({', '.join(files)})" for value, files in self.values)
-        return f"{self.kind} {self.slug} ({self.label}): {self.property} differs: {shown}; the first is shown"
-
-
-@dataclass
-class _Sets:
-    """Union-find over entity keys, remembering the order keys were first seen."""
-
-    parent: dict[Key, Key] = field(default_factory=dict)
-    seen: dict[Key, int] = field(default_factory=dict)
-    sets: dict[Key, list[Key]] = field(default_factory=dict)
-
-    def add(self, key: Key) -> None:
-        """Make a key known."""
-        if key not in self.parent:
-            self.parent[key], self.seen[key], self.sets[key] = key, len(self.seen), [key]
-
-    def find(self, key: Key) -> Key:
-        """The representative of a key's set."""
-        self.add(key)
-        root = key
-        while self.parent[root] != root:
-            root = self.parent[root]
-        while self.parent[key] != root:
-            self.parent[key], key = root, self.parent[key]
-        return root
-
-    def union(self, a: Key, b: Key) -> None:
-        """Merge two keys' sets (the earlier-seen representative stays)."""
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            first, second = (ra, rb) if self.seen[ra] <= self.seen[rb] else (rb, ra)
-            self.parent[second] = first
-            self.sets[first] += self.sets.pop(second)
-
-    def members(self, key: Key) -> list[Key]:
-        """The keys in a key's set."""
-        return self.sets[self.find(key)]
-
-    def groups(self) -> dict[Key, list[Key]]:
-        """Members of each set by representative, in first-seen order."""
-        out: dict[Key, list[Key]] = defaultdict(list)
-        for key in self.parent:
-            out[self.find(key)].append(key)
-        return out
-
-
-def record_works(record: Record) -> Iterator[tuple[int, RecordWork, int | None]]:
-    """Every work of a record with its index, and the index of the record's person it belongs to (or None)."""
-    index, seen = 0, set()
-    for p, person in enumerate(record.people):
-        for work in person.works:
-            seen.add(id(work))
-            yield index, work, p
-            index += 1
-    for work in record.works:
-        if id(work) not in seen:  # a dblp page lists its person's works in both places
-            yield index, work, None
-            index += 1
-
-
-@dataclass
-class Linking:
-    """Which node each record entity is, the value each merged entity shows, and where sources disagree."""
-
-    precedence: tuple[str, ...]
-    work_slugs: dict[Key, str] = field(default_factory=dict)
-    person_slugs: dict[Key, str] = field(default_factory=dict)
-    person_names: dict[str, str] = field(default_factory=dict)
-    person_ids: dict[str, list[ExternalId]] = field(default_factory=lambda: defaultdict(list))
-    work_sources: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
-    work_preferred: dict[str, str] = field(default_factory=dict)
-    person_preferred: dict[str, str] = field(default_factory=dict)
-    org_slugs: dict[Key, str] = field(default_factory=dict)
-    org_names: dict[str, str] = field(default_factory=dict)
-    possible_same_as: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    work_authors: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    conflicts: list[Conflict] = field(default_factory=list)
-    warnings: list[BuildWarning] = field(default_factory=list)
-
-    def rank(self, source: str) -> int:
-        """Position of a source system in the precedence (unknown systems last)."""
-        return self.precedence.index(source) if source in self.precedence else len(self.precedence)
-
-    def work(self, record: Record, index: int) -> str:
-        """Slug of the node a record's work is."""
-        return self.work_slugs[("work", record.name, index)]
-
-    def author(self, record: Record, index: int, position: int) -> str:
-        """Slug of the node an author of a record's work is."""
-        return self.person_slugs[("author", record.name, index, position)]
-
-    def person(self, record: Record, index: int) -> str:
-        """Slug of the node a record's person is."""
-        return self.person_slugs[("person", record.name, index)]
-
-    def advisor(self, record: Record, index: int, position: int) -> str:
-        """Slug of the node an advisor named by a record's person is."""
-        return self.person_slugs[("advisor", record.name, index, position)]
-
-    def organization(self, org: RecordOrg) -> str:
-        """Slug of the node an organisation named in a record is."""
-        return self.org_slugs[_org_key(org)]
-
-
-def _folded(name: str) -> list[str]:
-    return normalize_name(ascii_folded(name).replace("-", " ")).split()
-
-
-def same_person_name(a: str, b: str) -> bool:
-    """Whether two names can be written forms of one name: accents, punctuation and middle initials aside.
-
-    >>> same_person_name("Ioannis Xénarios", "Ioannis Xenarios"), same_person_name("Ada M. Example", "Ada Example")
-    (True, True)
-    >>> same_person_name("C. S. Hardtke", "Christian S Hardtke"), same_person_name("Ada Example", "Bo Example")
-    (True, False)
-    """
-    ta, tb = _folded(a), _folded(b)
-    if not ta or not tb or ta[-1] != tb[-1]:
-        return False
-    short, long = sorted((ta[:-1], tb[:-1]), key=len)
-    position = 0
-    for token in short:
-        while position < len(long) and not (long[position] == token or (len(token) == 1 and
-                                                                        long[position][0] == token) or
-                                             (len(long[position]) == 1 and token[0] == long[position])):
-            position += 1
-        if position == len(long):
-            return False
-        position += 1
-    return True
 
 
 def _free_slug(preferred: str, taken: set[str]) -> str:
@@ -190,12 +45,6 @@ def _name_from_ids(ids: list[ExternalId]) -> str:
     """A stand-in name for a person a record knows only by identifier ('ORCID iD 0000-…')."""
     return f"{SCHEME_LABELS[ids[0].scheme]} {ids[0].value}" if ids else "unnamed person"
 
-
-def _org_key(org: RecordOrg) -> Key:
-    for ident in org.ids:
-        if ident.scheme in ORG_SCHEMES:
-            return ("org-id", ident.scheme, ident.value)
-    return ("org-name", normalize_name(org.name))
 
 
 def _source_of(key: Key, records: dict[str, Record]) -> str:
@@ -215,8 +64,8 @@ class _Linker:
         self.corpus, self.resolution = corpus, resolution
         self.out = Linking(precedence)
         self.records = {r.name: r for r in corpus.records}
-        self.works = _Sets()
-        self.people = _Sets()
+        self.works = UnionFind()
+        self.people = UnionFind()
         self.work_titles: dict[Key, tuple[str, int | None, list[ExternalId]]] = {}
         self.author_lists: dict[Key, list[Key]] = {}
         self.person_names: dict[Key, str] = {}
@@ -485,7 +334,7 @@ class _Linker:
         taken = set(self.resolution.organizations) | set(self.resolution.unlisted_organizations)
         for record in self.corpus.records:
             for org in _record_orgs(record):
-                key = _org_key(org)
+                key = org_key(org)
                 if key in self.out.org_slugs:
                     continue
                 slug = next((known_ids[(i.scheme, i.value)] for i in org.ids if (i.scheme, i.value) in known_ids),

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import Location, SourceError
-from .model import Corpus, Origin, Profile, Publication
-from .resolve import BuildWarning, Resolution, normalize_name
-from .sources import format_path
+from ..errors import Location, SourceError
+from ..model import Corpus, Origin, Profile, Publication
+from ..sources import format_path
+from .names import normalize_name
+from .references import BuildWarning, Resolution
 
 
 def _place(origin: Origin, *parts: str | int) -> Location:

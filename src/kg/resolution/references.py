@@ -1,44 +1,17 @@
-"""Entity resolution: one identity per real person, organisation, venue and work."""
+"""The profiles' references resolved: one identity per real person, organisation, venue and work they name."""
 
 from __future__ import annotations
 
 import difflib
-import functools
-import re
-import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import Location, SourceError, SourceErrors
-from .iris import slugify
-from .model import SLUG, Corpus, Organization, Origin, Profile, Venue
-from .sources import format_path
-
-_PUNCTUATION = re.compile(r"[^\w\s]")
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def normalize_name(text: str) -> str:
-    """Comparison key for a name or title: NFKC, case-folded, punctuation dropped, spaces collapsed (kept per
-    text: a build at 1M triples asks it 477,000 times about some 30,000 names and titles).
-
-    >>> normalize_name("Cesar A. Stuardo")
-    'cesar a stuardo'
-    """
-    text = unicodedata.normalize("NFKC", text).casefold()
-    return " ".join(_PUNCTUATION.sub(" ", text).split())
-
-
-def initials_form(name: str) -> tuple[tuple[str, ...], str] | None:
-    """(initials, family name) when every given name is a single letter, as in 'B Wan' or 'J. K. Rowling'."""
-    tokens = normalize_name(name).split()
-    if len(tokens) < 2 or len(tokens[-1]) < 2:
-        return None
-    given = tokens[:-1]
-    if all(len(t) == 1 for t in given):
-        return tuple(given), tokens[-1]
-    return None
+from ..errors import Location, SourceError, SourceErrors
+from ..iris import slugify
+from ..model import SLUG, Corpus, Organization, Origin, Profile, Venue
+from ..sources import format_path
+from .names import initials_form, normalize_name
 
 
 def _location(origin: Origin, *parts: str | int) -> Location:

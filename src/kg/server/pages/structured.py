@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyoxigraph as ox
 
-from ..namespaces import SDO
+from ...namespaces import SDO
 from .resources import RDF_TYPE, SCHEMA, XSD, Description
 
 if TYPE_CHECKING:

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import pyoxigraph as ox
 
-from ..namespaces import KG_IRIS as K
-from ..namespaces import SCHEMA_IRIS as S
+from ...namespaces import KG_IRIS as K
+from ...namespaces import SCHEMA_IRIS as S
 
 if TYPE_CHECKING:
     from .resources import Reader

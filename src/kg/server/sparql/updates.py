@@ -23,14 +23,14 @@ from flask import Response, current_app, jsonify, request
 from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import Unauthorized
 
-from ..errors import BadQuery, ReadOnly, WriteRejected
-from ..sparql_text import CLOSERS, OPENERS, keyword_in_token, nesting_error, token_spans
-from .handle import get_config, handle
+from ...errors import BadQuery, ReadOnly, WriteRejected
+from ...sparql_text import CLOSERS, OPENERS, keyword_in_token, nesting_error, token_spans
+from ..floor.handle import get_config, handle
 from .operation import Operation
 
 if TYPE_CHECKING:
-    from ..writes import WriteResult
-    from ..writes.client import WriteOperations
+    from ...writes import WriteResult
+    from ...writes.client import WriteOperations
 
 EXTENSION = "kg-writes"
 ALLOWED_SOURCES: frozenset[str] = frozenset()
@@ -80,11 +80,11 @@ def writer() -> WriteOperations:
     if found is None:
         config = get_config()
         if config.query_workers > 0:
-            from ..writes.client import WriteClient
+            from ...writes.client import WriteClient
 
             found = current_app.extensions.setdefault(EXTENSION, WriteClient(config))
         else:
-            from ..writes import Writer
+            from ...writes import Writer
 
             found = current_app.extensions.setdefault(EXTENSION, Writer(config))
     return found

@@ -10,15 +10,12 @@ supported at query time is Simple; an ``rdfs:comment`` on the service says so.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Mapping
 
-import pyoxigraph as ox
 from rdflib import RDF, RDFS, BNode, Graph, Literal, Namespace, URIRef
 
-from ..formats import GRAPH_FORMATS, RESULTS_FORMATS
-from ..namespaces import VOID, XSD
-from ..store import to_ox
+from ...formats import GRAPH_FORMATS, RESULTS_FORMATS
+from ...namespaces import VOID, XSD
 
 SD = Namespace("http://www.w3.org/ns/sparql-service-description#")
 ENTAILMENT_SIMPLE = URIRef("http://www.w3.org/ns/entailment/Simple")
@@ -76,12 +73,6 @@ def service_description(endpoint: str, graph_triples: Mapping[str, int], max_res
         graph.add((described, RDF.type, SD.Graph))
         graph.add((described, VOID.triples, Literal(int(count), datatype=XSD.integer)))
     return graph
-
-
-def ox_triples(graph: Graph) -> Iterator[Any]:
-    """The triples of an rdflib graph as pyoxigraph triples, in a stable order."""
-    for s, p, o in sorted(graph):
-        yield ox.Triple(to_ox(s), to_ox(p), to_ox(o))
 
 
 def query_page(endpoint: str) -> str:

@@ -1,8 +1,12 @@
-"""Rendered pages and RDF documents cached by data version, with strong ETags, 304s and Cache-Control.
+"""Every cache the surfaces share: values computed once per store version, query forms, rendered pages by version.
 
-A response is keyed by (data version, route, path, format): a repeat request for the same version is served
-from the cache without a store query, and a build or an HTTP write (a new store version) changes every key
-and every ETag. The cache is per process, bounded in bytes (``KG_PAGE_CACHE_BYTES``).
+``CACHE`` keeps what the data makes, once per store version (statistics, dumps, the sitemap's paths, the change
+and move records). ``QUERY_FORMS`` keeps what a query's tokens say (its form, whether its answer changes from run
+to run), by the text's digest. ``versioned`` keeps rendered pages and RDF documents: a response is keyed by (data
+version, route, path, format), a repeat request for the same version is served without a store query, and a build
+or an HTTP write (a new store version) changes every key and every ETag; that cache is per process, bounded in bytes
+(``KG_PAGE_CACHE_BYTES``), and held by the store handle beside the query result cache (``KG_CACHE_BYTES``). Whole
+responses to repeat GETs are kept in front of Flask (kg.server.layers.fastpath).
 """
 
 from __future__ import annotations
@@ -10,17 +14,50 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import threading
 from collections.abc import Callable
 from typing import Any
 
 from flask import Response, request
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..formats import Format
+from ...formats import Format
+from ...query.cache import ResultCache
+from ...store import Store
 from .handle import handle
 
 CACHE_CONTROL = "public, no-cache"  # keep, but revalidate: the data changes with every build or write
 KEPT_HEADERS = ("Content-Type", "Link", "Content-Disposition")
+MAX_NAMES = 32  # values one version keeps (seven names are used)
+
+
+class VersionCache:
+    """Values computed once per store version (the newest version only), thread-safe. Names are fixed in the code
+    (statistics, the dumps, the sitemap's paths, the change and move records), never made from a request: the
+    cache holds what the data makes, whatever clients send; past MAX_NAMES a value is computed and not kept."""
+
+    def __init__(self) -> None:
+        self.version: tuple[str, str] | None = None
+        self.values: dict[str, Any] = {}
+        self.lock = threading.Lock()
+
+    def get(self, store: Store, name: str, compute: Callable[[], Any]) -> Any:
+        """The cached value for this store version, computing it on first use."""
+        version = (store.version, str(store.metadata.get("built_at")))
+        with self.lock:
+            if version != self.version:
+                self.version, self.values = version, {}
+            if name in self.values:
+                return self.values[name]
+        value = compute()
+        with self.lock:
+            if version == self.version and len(self.values) < MAX_NAMES:
+                self.values[name] = value
+        return value
+
+
+CACHE = VersionCache()
+QUERY_FORMS: ResultCache[bytes] = ResultCache(max_bytes=1_000_000, max_entry=1_000)  # by the query text's digest
 
 
 def etag_for(name: str) -> str:

@@ -14,14 +14,13 @@ from flask import Blueprint, Response, request
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..changes import BuildChanges
-from ..changes.diff import KIND_CLASSES
-from ..changes.rdf import read_log
-from ..iris import Minter
-from .dumps import CACHE
-from .handle import get_config, get_store, handle
-from .pagecache import etag_for, mark, not_modified, per_host
-from .pages import page_url
+from ...changes import BuildChanges
+from ...changes.diff import KIND_CLASSES
+from ...changes.rdf import read_log
+from ...iris import Minter
+from ..floor.caches import CACHE, etag_for, mark, not_modified, per_host
+from ..floor.handle import get_config, get_store, handle
+from ..floor.links import page_url
 
 bp = Blueprint("sitemap", __name__)
 PER_FILE = 50_000  # the most URLs one sitemap file may list (sitemaps.org)

@@ -13,16 +13,10 @@ from urllib.parse import urlencode
 
 from flask import render_template, url_for
 
-from ..formats import GRAPH_FORMATS, RESULTS_FORMATS, Format
-from ..iris import Minter
-from .handle import get_config
-from .resources import FORMAT_LABELS, path_for
-
-PREFIX_BLOCK = """PREFIX schema: <http://schema.org/>
-PREFIX foaf: <http://xmlns.com/foaf/0.1/>
-PREFIX bibo: <http://purl.org/ontology/bibo/>
-PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>
-"""
+from ...formats import GRAPH_FORMATS, RESULTS_FORMATS, Format
+from ...iris import Minter
+from ..floor.handle import get_config
+from ..floor.links import FORMAT_LABELS, PREFIX_BLOCK, path_for
 
 EXAMPLES: tuple[tuple[str, str], ...] = (
     ("Co-authors shared by Ziheng Jiang and Wencong Xiao", """SELECT DISTINCT ?name WHERE {
@@ -91,21 +85,6 @@ ORDER BY ?name
 LIMIT 25
 """
 XSD = "http://www.w3.org/2001/XMLSchema#"  # literals of XML Schema types show their value alone (the type on hover)
-
-
-def instances_query(class_iri: str) -> str:
-    """A query listing the instances of a class with a name each (the home page's class table links to it)."""
-    return PREFIX_BLOCK + f"""
-SELECT ?instance (SAMPLE(?label) AS ?name) WHERE {{
-  ?instance a <{class_iri}> .
-  OPTIONAL {{ ?instance schema:name ?label }}
-}} GROUP BY ?instance ORDER BY ?name ?instance
-"""
-
-
-def instances_href(class_iri: str) -> str:
-    """The query page running instances_query for a class."""
-    return url_for("sparql.endpoint") + "?" + urlencode({"query": instances_query(class_iri)})
 
 
 def example_queries() -> list[dict[str, str]]:

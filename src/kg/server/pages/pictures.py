@@ -19,9 +19,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..namespaces import BIBO_IRIS as B
-from ..namespaces import KG_IRIS as K
-from ..namespaces import SCHEMA_IRIS as S
+from ...namespaces import BIBO_IRIS as B
+from ...namespaces import KG_IRIS as K
+from ...namespaces import SCHEMA_IRIS as S
 from .resources import DISPLAY_LABELS
 
 if TYPE_CHECKING:
@@ -310,7 +310,7 @@ def publication(reader: Reader, work: Any, person: Any | None = None) -> dict[st
 
 def publications(reader: Reader, person: Any) -> list[dict[str, Any]]:
     """A person's publications, newest first (then by title)."""
-    # A few queries for all works, not several per work (none when the page was prefetched: kg.server.prefetch).
+    # A few queries for all works, not several per work (none when the page was prefetched: kg.server.pages.prefetch).
     works = reader.load(reader.incoming(person, S.author), WORK)
     places = reader.load((p for w in works for prop in (B.presentedAt, S.isPartOf) for p in reader.values(w, prop)),
                          VENUE)

@@ -11,11 +11,11 @@ import pyoxigraph as ox
 from flask import redirect, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..changes.moves import read_moved
-from ..iris import Minter
-from ..store import Store
-from .dumps import CACHE
-from .errorpages import gone_response, not_found_response
+from ...changes.moves import read_moved
+from ...iris import Minter
+from ...store import Store
+from ..floor.caches import CACHE
+from ..floor.errorpages import gone_response, not_found_response
 
 LEVELS = 4  # how far above an IRI to look for a moved entity (a work's authorship is two steps below it)
 

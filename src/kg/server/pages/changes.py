@@ -11,17 +11,18 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
-from ..changes import NOUNS, BuildChanges, order
-from ..changes.rdf import read_log
-from ..formats import Format
-from ..iris import Minter
-from ..negotiation import negotiate
-from ..query.results import serialize_rdf
-from .dumps import CACHE
-from .errorpages import not_found_response
-from .handle import get_config, get_store
-from .offers import wants_json
-from .resources import FORMAT_LABELS, PAGE_FORMATS, TWIN_FORMATS, Reader, path_for
+from ...changes import NOUNS, BuildChanges, order
+from ...changes.rdf import read_log
+from ...formats import Format
+from ...iris import Minter
+from ...negotiation import negotiate
+from ...query.results import serialize_rdf
+from ..floor.caches import CACHE
+from ..floor.errorpages import not_found_response
+from ..floor.handle import get_config, get_store
+from ..floor.links import FORMAT_LABELS, path_for
+from ..floor.offers import wants_json
+from .resources import PAGE_FORMATS, TWIN_FORMATS, Reader
 
 bp = Blueprint("changes", __name__)
 

@@ -8,43 +8,30 @@ marked.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import pyoxigraph as ox
-from flask import Blueprint, Response, g, redirect, render_template, request, url_for
-from werkzeug.routing import Map, PathConverter
+from flask import Blueprint, Response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..errors import NotAcceptable
-from ..exports import load_context
-from ..formats import Format
-from ..namespaces import BIBO_IRIS as B
-from ..namespaces import FOAF_IRIS as F
-from ..namespaces import KG_IRIS as K
-from ..namespaces import SCHEMA_IRIS as S
-from ..negotiation import negotiate
-from .cors import add_cors_headers
-from .dumps import dataset_jsonld, statistics
-from .handle import get_config, get_store, handle
+from ...errors import NotAcceptable
+from ...exports import load_context
+from ...formats import Format
+from ...namespaces import BIBO_IRIS as B
+from ...namespaces import FOAF_IRIS as F
+from ...namespaces import KG_IRIS as K
+from ...namespaces import SCHEMA_IRIS as S
+from ...negotiation import negotiate
+from ..floor.caches import versioned
+from ..floor.cors import add_cors_headers
+from ..floor.handle import get_config, get_store, handle
+from ..floor.links import FORMAT_LABELS, instances_href, iri_for, linkable, page_url
+from .dataset import dataset_jsonld, statistics
 from .moved import missing
 from .organizations import by_years, links, organization_view, role_row
-from .pagecache import versioned
 from .pictures import pictures, publication, publications
 from .prefetch import prefetch
-from .query_page import instances_href
-from .resources import (
-    FORMAT_LABELS,
-    PAGE_FORMATS,
-    TWIN_FORMATS,
-    Reader,
-    compact,
-    describe,
-    iri_for,
-    linkable,
-    statement_rows,
-    twin,
-)
+from .resources import BIBTEX_TYPE, PAGE_FORMATS, TWIN_FORMATS, Reader, compact, describe, statement_rows, twin
 from .search import render_search
 from .structured import schema_jsonld
 
@@ -52,8 +39,7 @@ bp = Blueprint("pages", __name__)
 RDF_DOCUMENTS = frozenset({"pages.dereference", "pages.data"})
 RDF_PREDICATE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#predicate"
 RDF_VALUE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#value"
-CITABLE = frozenset({"person.html", "work.html"})  # pages with a BibTeX twin (kg.server.citations)
-BIBTEX_TYPE = "application/x-bibtex"
+CITABLE = frozenset({"person.html", "work.html"})  # pages with a BibTeX twin (kg.server.pages.citations)
 _DEFAULT = ox.DefaultGraph()
 
 
@@ -63,21 +49,7 @@ def linkable_test(url: Any) -> bool:
     return linkable(url)
 
 
-# the route's path converter's own quoting, kept per path
-_quoted_path = functools.lru_cache(maxsize=16384)(PathConverter(Map()).to_url)
-
-
-@bp.app_template_global("page_url")
-def page_url(path: Any) -> str:
-    """url_for("pages.page", path=path), the same string faster: the route's prefix is built once per request,
-    then only the path is quoted, as the route's converter does, from a cache (url_for took 17 µs; a page has
-    hundreds of links, most to the same few hundred paths)."""
-    if not isinstance(path, str) or not path:
-        return url_for("pages.page", path=path)
-    prefix = g.get("page_url")
-    if prefix is None:
-        prefix = g.page_url = url_for("pages.page", path="x")[:-1]
-    return prefix + _quoted_path(path)
+bp.add_app_template_global(page_url, "page_url")  # the fast url_for("pages.page") of every template
 
 
 @bp.app_template_filter("compact")
@@ -381,7 +353,7 @@ def home() -> Response:
 
 @bp.route("/search", methods=["GET"])
 def search() -> Response:
-    """Search names and titles: GET /search?q=… (one bounded query under the query limits, kg.server.search)"""
+    """Search names and titles: GET /search?q=… (one bounded query under the query limits, kg.server.pages.search)"""
     alternates = home_alternates()
     page = render_search(handle(), reader(), request.args.get("q", ""), alternates)
     response = html(page.body, alternates, page.status)

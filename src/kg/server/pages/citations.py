@@ -1,5 +1,5 @@
 """BibTeX for reference managers: /bib/person/… (the person's publications, newest first) and /bib/work/… (one),
-built from the records their pages show (kg.server.pictures), LaTeX-encoded, capitals in titles braced."""
+built from the records their pages show (kg.server.pages.pictures), LaTeX-encoded, capitals in titles braced."""
 
 from __future__ import annotations
 
@@ -11,16 +11,16 @@ from flask import Blueprint, Response
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..iris import ascii_folded
-from ..namespaces import BIBO_IRIS as B
-from ..namespaces import SCHEMA_IRIS as S
-from .handle import get_config, get_store
+from ...iris import ascii_folded
+from ...namespaces import BIBO_IRIS as B
+from ...namespaces import SCHEMA_IRIS as S
+from ..floor.caches import versioned
+from ..floor.handle import get_config, get_store
+from ..floor.links import iri_for, linkable
 from .moved import missing
-from .pagecache import versioned
-from .pages import BIBTEX_TYPE
 from .pictures import publication, publications
 from .prefetch import prefetch
-from .resources import Reader, iri_for, linkable
+from .resources import BIBTEX_TYPE, Reader
 
 bp = Blueprint("citations", __name__)
 STOPWORDS = frozenset("a an the on of in for to and with at by from towards toward via".split())

@@ -20,11 +20,11 @@ from typing import Any
 
 import pyoxigraph as ox
 
-from ..namespaces import BIBO_IRIS as B
-from ..namespaces import KG_IRIS as K
-from ..namespaces import PREFIXES
-from ..namespaces import SCHEMA_IRIS as S
-from ..store import Store
+from ...namespaces import BIBO_IRIS as B
+from ...namespaces import KG_IRIS as K
+from ...namespaces import PREFIXES
+from ...namespaces import SCHEMA_IRIS as S
+from ...store import Store
 from .pictures import AGENT, AUTHORSHIP, NAMED, VENUE, WORK
 from .resources import DISPLAY_LABELS, INCOMING, LABEL_PROPERTIES, RDF_TYPE, Reader
 from .structured import EMBEDDED_TYPES

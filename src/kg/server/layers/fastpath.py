@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..errors import KgError
-from ..query.cache import ResultCache
+from ...errors import KgError
+from ...query.cache import ResultCache
+from ..floor.handle import StoreHandle
 from .compression import accepts_gzip
-from .handle import StoreHandle
 
 StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]

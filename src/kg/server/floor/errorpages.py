@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from flask import Response, jsonify, render_template, request, url_for
 
-from ..formats import Format
+from ...formats import Format
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 EXCERPT = 200  # characters of a client's term or path an error page echoes

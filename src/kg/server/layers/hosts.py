@@ -25,7 +25,7 @@ from flask import redirect, request
 from werkzeug.routing import RequestRedirect
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..errors import SettingError
+from ...errors import SettingError
 
 StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]

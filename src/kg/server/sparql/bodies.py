@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 
-from ..errors import BadQuery
-from ..formats import Format
+from ...errors import BadQuery
+from ...formats import Format
 
 MAX_DEPTH = 64
 TURTLE_OPENERS, TURTLE_CLOSERS = "([{<", ")]}>"  # "<" and ">" outside IRIs: RDF 1.2 "<<" ">>"

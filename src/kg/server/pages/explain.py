@@ -3,7 +3,7 @@
 Terms are written as in Turtle (<IRI>, prefix:name, "literal"@en, _:label; a for rdf:type). The work per request
 is bounded (``EXPLAIN_LIMIT`` triples or look-ups, else 400): 200 for an asserted or inferred triple, 404 for one
 that is not entailed, 400 for a missing, repeated or malformed term. The page shows each term as a bounded
-excerpt (kg.server.errorpages.excerpt), and so does the JSON of a 404, which only echoes the request.
+excerpt (kg.server.floor.errorpages.excerpt), and so does the JSON of a 404, which only echoes the request.
 """
 
 from __future__ import annotations
@@ -14,15 +14,16 @@ from typing import Any
 import pyoxigraph as ox
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
-from ..errors import BadTerm
-from ..namespaces import PREFIXES
-from ..reasoning.explain import EXPLAIN_LIMIT, explain
-from ..reasoning.explanation import source_files
-from ..reasoning.terms import compact_term, parse_triple
-from .errorpages import EXCERPT, excerpt
-from .handle import get_config, get_store
-from .offers import wants_json
-from .resources import Reader, path_for
+from ...errors import BadTerm
+from ...namespaces import PREFIXES
+from ...reasoning.explain import EXPLAIN_LIMIT, explain
+from ...reasoning.explanation import source_files
+from ...reasoning.terms import compact_term, parse_triple
+from ..floor.errorpages import EXCERPT, excerpt
+from ..floor.handle import get_config, get_store
+from ..floor.links import path_for
+from ..floor.offers import wants_json
+from .resources import Reader
 
 bp = Blueprint("explain", __name__)
 PARAMETERS = {"s": "subject", "p": "predicate", "o": "object"}

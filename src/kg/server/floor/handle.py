@@ -12,16 +12,16 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Flask, current_app
 
-from ..config import Config
-from ..errors import StoreMissing
-from ..query.allocator import preload_library
-from ..query.cache import ResultCache
-from ..query.executor import PoolSettings, QueryJob, QueryPool, Saturated
-from ..query.results import answer
-from ..store import Store
+from ...config import Config
+from ...errors import StoreMissing
+from ...query.allocator import preload_library
+from ...query.cache import ResultCache
+from ...query.executor import PoolSettings, QueryJob, QueryPool, Saturated
+from ...query.results import answer
+from ...store import Store
 
 if TYPE_CHECKING:
-    from ..store.remote import RemoteStore
+    from ...store.remote import RemoteStore
 
 EXTENSION = "kg"
 REMOTE_REFRESH_SECONDS = 1.0
@@ -142,7 +142,7 @@ class StoreHandle:
 
     def _remote(self) -> Any:
         """The remote store, re-reading its manifest at most once a second to notice new builds."""
-        from ..store.remote import RemoteStore, read_manifest
+        from ...store.remote import RemoteStore, read_manifest
 
         now = time.monotonic()
         current = self._store

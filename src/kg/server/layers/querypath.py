@@ -22,14 +22,14 @@ from typing import Any
 
 from flask import Flask, url_for
 
-from ..formats import Format
-from ..negotiation import negotiate
-from .cors import cors_headers
+from ...formats import Format
+from ...negotiation import negotiate
+from ..floor.caches import CACHE_CONTROL
+from ..floor.cors import cors_headers
+from ..floor.handle import StoreHandle
+from ..sparql.answers import NOT_KEPT, RAISED, answer_formats, answer_tag, checked_query, query_job
+from ..sparql.operation import operation_from, query_params
 from .fastpath import SPARQL_PATHS, StartResponse, WsgiApp
-from .handle import StoreHandle
-from .operation import operation_from, query_params
-from .pagecache import CACHE_CONTROL
-from .sparql import NOT_KEPT, RAISED, answer_formats, answer_tag, checked_query, query_job
 
 VIEW_ONLY_FORMATS = (Format.HTML, Format.JSON_LD)  # the view renders a page or compacts the triples
 URL_VARIABLES = ("wsgi.url_scheme", "HTTP_HOST", "SERVER_NAME", "SERVER_PORT", "SCRIPT_NAME")

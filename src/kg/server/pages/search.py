@@ -25,13 +25,13 @@ from typing import Any
 import pyoxigraph as ox
 from flask import render_template
 
-from ..config import Config
-from ..errors import BadQuery, KgError
-from ..formats import Format
-from ..iris import Minter
-from ..namespaces import SCHEMA_IRIS as S
-from ..query.wire import QueryJob
-from .handle import StoreHandle
+from ...config import Config
+from ...errors import BadQuery, KgError
+from ...formats import Format
+from ...iris import Minter
+from ...namespaces import SCHEMA_IRIS as S
+from ...query.wire import QueryJob
+from ..floor.handle import StoreHandle
 from .resources import DISPLAY_LABELS, Reader
 
 logger = logging.getLogger(__name__)

@@ -11,7 +11,7 @@ is the same graph. The other graphs (the profiles, the reference data, the ontol
 not part of ``?default``. SPARQL queries without a dataset are unchanged: their default graph is still the
 merge of all graphs.
 
-Write (with the bearer token, see kg.server.updates): PUT replaces a graph, POST merges into it (also as
+Write (with the bearer token, see kg.server.sparql.updates): PUT replaces a graph, POST merges into it (also as
 multipart/form-data, one RDF document per part), DELETE removes it; bodies in Turtle, N-Triples, JSON-LD or
 RDF/XML. A POST to ``/store`` itself creates a new graph ``<this server>/store/<id>`` and answers 201 with its
 ``Location``. Creating a graph answers 201, changing one 204; a write that would introduce SHACL violations
@@ -31,19 +31,19 @@ from flask import Blueprint, Response, request, url_for
 from werkzeug.formparser import MultiPartParser
 from werkzeug.http import parse_options_header
 
-from ..errors import BadQuery, NotFound, PayloadTooLarge, UnsupportedMediaType, WriteForbidden
-from ..formats import GRAPH_FORMATS, Format
-from ..iris import GraphNames, Minter
-from ..negotiation import negotiate
-from ..query.results import serialize_rdf
+from ...errors import BadQuery, NotFound, PayloadTooLarge, UnsupportedMediaType, WriteForbidden
+from ...formats import GRAPH_FORMATS, Format
+from ...iris import GraphNames, Minter
+from ...negotiation import negotiate
+from ...query.results import serialize_rdf
+from ..floor.cors import add_cors_headers
+from ..floor.handle import get_config, get_store
 from .bodies import check_body
-from .cors import add_cors_headers
-from .handle import get_config, get_store
 from .operation import _body, parse_params
 from .updates import authorize, no_content, perform
 
 if TYPE_CHECKING:
-    from ..writes import WriteResult
+    from ...writes import WriteResult
 
 bp = Blueprint("graphstore", __name__)
 BODY_FORMATS = {"text/turtle": Format.TURTLE, "application/x-turtle": Format.TURTLE,
@@ -235,7 +235,7 @@ def _format(media_type: str, options: dict[str, str]) -> Format:
 
 def parse_document(data: bytes, fmt: Format, base_iri: str, what: str) -> list[ox.Triple]:
     """Parse one RDF document (blank nodes renamed apart; no remote JSON-LD contexts are fetched), after the
-    safety checks of kg.server.bodies (no XML entities, nesting at most MAX_DEPTH deep)."""
+    safety checks of kg.server.sparql.bodies (no XML entities, nesting at most MAX_DEPTH deep)."""
     check_body(data, fmt, what)
     try:
         return [quad.triple for quad in ox.parse(data, format=fmt.ox, base_iri=base_iri, without_named_graphs=True,

@@ -9,8 +9,8 @@ from urllib.parse import unquote_plus
 from flask import Request
 from werkzeug.http import parse_options_header
 
-from ..errors import BadQuery, PayloadTooLarge, UnsupportedMediaType
-from ..formats import Format
+from ...errors import BadQuery, PayloadTooLarge, UnsupportedMediaType
+from ...formats import Format
 
 FORM = "application/x-www-form-urlencoded"
 QUERY = "application/sparql-query"

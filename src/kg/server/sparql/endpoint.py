@@ -2,43 +2,36 @@
 
 GET or POST (form-encoded or application/sparql-query) runs a query; a GET without a query answers the
 service description (Turtle by default, an HTML form for browsers). Updates (POST, update= or
-application/sparql-update) go to kg.server.updates (bearer token, validation, atomic commit). Results are
+application/sparql-update) go to kg.server.sparql.updates (bearer token, validation, atomic commit). Results are
 content-negotiated (Accept, or format= which wins) and carry ``Vary: Accept``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-from dataclasses import dataclass
 
 import pyoxigraph as ox
 from flask import Blueprint, Response, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..config import Config
-from ..errors import BadQuery, KgError
-from ..exports import compact_jsonld, load_context
-from ..formats import GRAPH_FORMATS, Format
-from ..negotiation import negotiate
-from ..query.cache import ResultCache
-from ..query.executor import QueryJob
-from ..query.results import formats_for, serialize_rdf
-from ..sparql_text import check_query, query_form, volatile
-from .cors import add_cors_headers
-from .handle import get_config, get_store, handle
+from ...errors import BadQuery, KgError
+from ...exports import compact_jsonld, load_context
+from ...formats import GRAPH_FORMATS, Format
+from ...negotiation import negotiate
+from ...query.executor import QueryJob
+from ...query.results import serialize_rdf
+from ..floor.caches import mark, not_modified
+from ..floor.cors import add_cors_headers
+from ..floor.graphs import ox_triples
+from ..floor.handle import get_config, get_store, handle
+from .answers import NOT_KEPT, RAISED, answer_formats, answer_tag, checked_query, query_job
 from .operation import Operation, read_operation
-from .pagecache import mark, not_modified
 from .query_page import render_results_html
-from .service import SD_PREFIXES, ox_triples, query_page, service_description
+from .service import SD_PREFIXES, query_page, service_description
 from .updates import answer_update
 
 bp = Blueprint("sparql", __name__)
-FORMS: ResultCache[bytes] = ResultCache(max_bytes=1_000_000, max_entry=1_000)
 DESCRIPTION_FORMATS: tuple[Format, ...] = GRAPH_FORMATS + (Format.HTML,)
-WIRE_FORMATS = {Format.HTML: Format.SPARQL_JSON, Format.JSON_LD: Format.N_TRIPLES}  # what a worker writes for them
-NOT_KEPT = "no-store"  # Cache-Control of an answer that changes from run to run (RAND, NOW, UUID...)
-RAISED = "kg.sparql.raised"  # environ key: an error met before Flask ran (kg.server.querypath), rendered here
 
 
 @bp.before_request
@@ -77,43 +70,8 @@ def endpoint() -> BaseResponse:
             raise BadQuery("a POST needs a query (query= or application/sparql-query) or an update")
         return describe(operation)
     if operation.kind == "update":
-        return answer_update(operation, endpoint_url())  # writes: kg.server.updates (token, validation, commit)
+        return answer_update(operation, endpoint_url())  # writes: kg.server.sparql.updates (token, validation, commit)
     return answer_query(operation)
-
-
-@dataclass(frozen=True)
-class Checked:
-    """What the tokens of an accepted query say: its form, and whether its answer changes from run to run."""
-
-    form: str
-    volatile: bool
-
-
-def checked_query(text: str) -> Checked:
-    """Refuse what the guard refuses and read the query form and volatility from the tokens (nothing is
-    evaluated; cached by the text's digest in a cache bounded in bytes)."""
-    key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
-    cached = FORMS.get(key)
-    if cached is not None:
-        return Checked(cached[:-1].decode("ascii"), cached.endswith(b"!"))
-    check_query(text)
-    found = Checked(query_form(text), volatile(text))
-    FORMS.put(key, found.form.encode("ascii") + (b"!" if found.volatile else b"."))
-    return found
-
-
-def answer_formats(form: str) -> tuple[Format, ...]:
-    """The formats a query of this form can be answered in: its result formats, then the HTML query page."""
-    return tuple(formats_for(form)) + (Format.HTML,)
-
-
-def query_job(config: Config, operation: Operation, base_iri: str, fmt: Format, volatile: bool) -> QueryJob:
-    """The job that answers a query operation in a negotiated format (HTML: a preview of the first rows)."""
-    return QueryJob(text=operation.text, base_iri=base_iri, default_graphs=operation.default_graphs,
-                    named_graphs=operation.named_graphs, dataset=operation.has_dataset,
-                    format=WIRE_FORMATS.get(fmt, fmt).name, max_results=config.max_results,
-                    timeout=config.query_timeout, preview=config.html_rows if fmt is Format.HTML else 0,
-                    volatile=volatile)
 
 
 def prefers_html() -> bool:
@@ -149,13 +107,6 @@ def answer_query(operation: Operation) -> BaseResponse:
     elif tag is not None and response.status_code == 200:
         mark(response, tag, vary=True)
     return response
-
-
-def answer_tag(job: QueryJob, version: str) -> str:
-    """The strong ETag of a GET query's answer: the data version and a digest of everything else the answer
-    depends on (query, dataset, base IRI, format)."""
-    digest = hashlib.sha256(repr(job.cache_key("")).encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    return f"{version}-q{digest}"
 
 
 def answer_job(operation: Operation, job: QueryJob, fmt: Format) -> Response:

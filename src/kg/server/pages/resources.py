@@ -1,4 +1,4 @@
-"""Resource descriptions: IRI and path mapping, concise bounded descriptions, RDF twins (JSON-LD: structured.py).
+"""Resource descriptions: concise bounded descriptions and RDF twins (JSON-LD: structured.py; paths: floor.links).
 
 A minted IRI ``{base}/id/{path}`` is served at ``/id/{path}`` on any host: ``/page/{path}`` is its HTML
 page and ``/data/{path}.{ttl,jsonld,nt,rdf}`` its RDF documents. A description is the resource's concise
@@ -6,19 +6,11 @@ bounded description (its statements, following blank nodes) in the merged defaul
 name it as ``schema:author`` (what a person's page lists), plus the ``schema:name`` and ``rdfs:label`` of every
 IRI it points to and of those works; a statement found only in the inferred graph is
 marked inferred.
-
->>> iri_for("https://kg.example.org/", "person/ada")
-'https://kg.example.org/id/person/ada'
->>> path_for("https://kg.example.org", "https://kg.example.org/id/work/tvm/authorship/1")
-'work/tvm/authorship/1'
->>> path_for("https://kg.example.org", "https://example.org/id/person/ada") is None
-True
 """
 
 from __future__ import annotations
 
 import functools
-import re
 import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -27,12 +19,12 @@ from typing import Any
 import pyoxigraph as ox
 from rdflib import Graph, URIRef
 
-from ..exports import Selection, export, selected_graphs
-from ..formats import Format
-from ..iris import Minter
-from ..namespaces import KG, PREFIXES, RDFS, SDO
-from ..query.results import serialize_rdf
-from ..store import Store, from_ox
+from ...exports import Selection, export, selected_graphs
+from ...formats import Format
+from ...iris import Minter
+from ...namespaces import KG, PREFIXES, RDFS, SDO
+from ...query.results import serialize_rdf
+from ...store import Store, from_ox
 
 SCHEMA = str(SDO._NS)
 RDF_TYPE = PREFIXES["rdf"] + "type"
@@ -45,35 +37,7 @@ TWIN_FORMATS: tuple[Format, ...] = (Format.TURTLE, Format.JSON_LD, Format.N_TRIP
 PAGE_FORMATS: tuple[Format, ...] = (Format.HTML,) + TWIN_FORMATS
 XSD = PREFIXES["xsd"]
 LOAD_BATCH = 400  # IRIs per Reader.load query
-FORMAT_LABELS = {Format.SPARQL_JSON: "JSON", Format.SPARQL_XML: "XML", Format.CSV: "CSV", Format.TSV: "TSV",
-                 Format.TURTLE: "Turtle", Format.N_TRIPLES: "N-Triples", Format.N_QUADS: "N-Quads",
-                 Format.TRIG: "TriG", Format.JSON_LD: "JSON-LD", Format.RDF_XML: "RDF/XML", Format.HTML: "HTML"}
-
-# Only these become links: http(s) with an authority, mailto, and this app's own absolute paths ("/...", but not
-# "//host" or "/\\host", which browsers read as another host). No whitespace or control characters anywhere,
-# since browsers drop them from a scheme ("java\tscript:"). Everything else is shown as text.
-_LINKABLE = re.compile(r"(?:https?://|mailto:|/(?![/\\]))[^\x00-\x20\x7f]*", re.IGNORECASE)
-
-
-def linkable(url: Any) -> bool:
-    """Whether a value may be rendered as an href or src: an http, https or mailto IRI, or a path of this app.
-
-    >>> linkable("https://orcid.org/0000-0002-1825-0097"), linkable("mailto:ada@example.org"), linkable("/page/x")
-    (True, True, True)
-    >>> linkable("javascript:alert(1)"), linkable("data:text/html,x"), linkable("//evil.example/")
-    (False, False, False)
-    """
-    return isinstance(url, str) and _LINKABLE.fullmatch(url) is not None
-
-
-def iri_for(base: str, path: str) -> str:
-    """The minted IRI served at /id/{path}."""
-    return Minter(base).at(path)
-
-
-def path_for(base: str, iri: str) -> str | None:
-    """The path after /id/ of a minted IRI, or None for an IRI outside the base's /id/ space."""
-    return Minter(base).path_of(iri)
+BIBTEX_TYPE = "application/x-bibtex"  # a person's or a work's BibTeX twin (kg.server.pages.citations)
 
 
 def compact(iri: str) -> str:

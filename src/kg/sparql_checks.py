@@ -211,13 +211,14 @@ def ungrouped_variable(query: str) -> Found | None:
 
 def _grouped(tokens: list[tuple[str, str, int]]) -> set[str] | None:
     """The variables of the outer GROUP BY (None without one)."""
-    braces, found = 0, None
+    braces = 0
+    found_vars: set[str] | None = None
     for index, (kind, text, _) in enumerate(tokens):
         braces += 1 if text == "{" else -1 if text == "}" else 0
         if braces == 0 and text == "GROUP" and index + 1 < len(tokens) and tokens[index + 1][1] == "BY":
-            found = set()
-        elif found is not None and braces == 0 and text in ("HAVING", "ORDER", "LIMIT", "OFFSET", "VALUES"):
+            found_vars = set()
+        elif found_vars is not None and braces == 0 and text in ("HAVING", "ORDER", "LIMIT", "OFFSET", "VALUES"):
             break
-        elif found is not None and kind == "var":
-            found.add(text)
-    return found
+        elif found_vars is not None and kind == "var":
+            found_vars.add(text)
+    return found_vars

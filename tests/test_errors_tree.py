@@ -62,7 +62,7 @@ FAMILIES = {
                  "NetworkRefused", "PayloadTooLarge", "UpdateTooLarge", "UnsupportedMediaType"},
     "Missing": {"NotFound", "GraphNotFound"},
     "Invalid": {"ValidationFailed", "WriteRejected"},
-    "NotAllowed": {"ReadOnly", "WriteForbidden"},
+    "NotAllowed": {"ReadOnly", "WriteForbidden", "OutputExists"},
     "OverLimit": {"QueryTimeout", "QueryMemoryLimit", "WriteLimit", "WriteBusy", "Saturated", "BusyTimeout"},
     "StoreError": {"StoreMissing", "BuildError", "RemoteStoreError", "DiskFull", "WorkersDown", "EngineCrashed"},
     "SetupError": {"RemoteConfigError", "SettingError", "PortInUse"},

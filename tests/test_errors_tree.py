@@ -42,6 +42,7 @@ PINNED = {
     "WriteRejected": (422, 3, None),
     "WriteForbidden": (403, 1, None),
     "PortInUse": (500, 4, None),
+    "OutputExists": (409, 1, None),
 }
 
 
@@ -61,7 +62,7 @@ FAMILIES = {
                  "NetworkRefused", "PayloadTooLarge", "UpdateTooLarge", "UnsupportedMediaType"},
     "Missing": {"NotFound", "GraphNotFound"},
     "Invalid": {"ValidationFailed", "WriteRejected"},
-    "NotAllowed": {"ReadOnly", "WriteForbidden"},
+    "NotAllowed": {"ReadOnly", "WriteForbidden", "OutputExists"},
     "OverLimit": {"QueryTimeout", "QueryMemoryLimit", "WriteLimit", "WriteBusy", "Saturated", "BusyTimeout"},
     "StoreError": {"StoreMissing", "BuildError", "RemoteStoreError", "DiskFull", "WorkersDown", "EngineCrashed"},
     "SetupError": {"RemoteConfigError", "SettingError", "PortInUse"},

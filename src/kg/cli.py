@@ -9,7 +9,7 @@ import os
 import socket
 import sys
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -71,13 +71,16 @@ def main() -> None:
     """
 
 
-def _build(config: Config, reasoner: str = "rules", timings: bool = False) -> None:
+def _build(config: Config, reasoner: str = "rules", timings: bool = False, allow_empty: bool = False) -> None:
     from .pipeline import build
+    from .sources import require_data_dir
+
+    require_data_dir(config.data, allow_empty)
 
     def progress(message: str) -> None:
-        click.echo(message if timings else f"  {message}", err=not timings)
+        click.echo(message)
 
-    result = build(config, progress=progress, reasoner=reasoner)
+    result = build(config, progress=progress if timings else None, reasoner=reasoner)
     click.echo(f"built {result.location} ({sum(result.triples.values())} triples)")
     graphs = list(result.triples.items())
     shown = graphs if len(graphs) <= SUMMARY_GRAPHS else graphs[:SUMMARY_GRAPHS - 1]
@@ -107,15 +110,16 @@ def _build(config: Config, reasoner: str = "rules", timings: bool = False) -> No
 @click.option("--reasoner", type=click.Choice(["rules", "owlrl"]), default="rules", show_default=True,
               help="OWL 2 RL engine: the project's rule engine, or owlrl (the reference, much slower).")
 @click.option("--timings", is_flag=True, help="Print one line per stage (seconds, peak memory) on stdout.")
+@click.option("--allow-empty", is_flag=True, help="Build even when --data holds no profile and no record.")
 @reports_errors
 def build(data: Path | None, store: Path | None, store_url: str | None, base: str | None, reasoner: str,
-          timings: bool) -> None:
+          timings: bool, allow_empty: bool) -> None:
     """Map, resolve, validate, reason and store the data; swap the new store in atomically.
 
     With --store-url the graphs go to a remote SPARQL store (uploaded under staging names, then switched
     in one update). Example: kg build --data data --store .kg/store --timings
     """
-    _build(Config.from_env(data=data, store=store, store_url=store_url, base=base), reasoner, timings)
+    _build(Config.from_env(data=data, store=store, store_url=store_url, base=base), reasoner, timings, allow_empty)
 
 
 @main.command()
@@ -148,26 +152,35 @@ def validate(data: Path | None, fmt: str) -> None:
 
 
 @main.command()
-@click.argument("data_file", metavar="DATA", type=click.Path(path_type=Path, dir_okay=False))
-@click.argument("shapes_file", metavar="SHAPES", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--ontology", "ontology_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="An ontology mixed into the data for sh:class and class targets (as pyshacl's ont_graph).")
+@click.argument("paths", metavar="DATA... [SHAPES]", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--shapes", "shapes_paths", multiple=True, type=click.Path(path_type=Path),
+              help="A shapes file or folder (repeatable); without it, the last argument is the shapes.")
+@click.option("--ontology", "ontology_paths", multiple=True, type=click.Path(path_type=Path),
+              help="An ontology file or folder mixed into the data for sh:class and class targets (as pyshacl's "
+                   "ont_graph; repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["text", "turtle", "json"]), default="text",
               show_default=True, help="Report format.")
 @click.option("--allow-warnings", is_flag=True, help="Exit 0 when every result is a warning or a note.")
 @reports_errors
-def shacl(data_file: Path, shapes_file: Path, ontology_file: Path | None, fmt: str, allow_warnings: bool) -> None:
-    """Validate any RDF file against any SHACL shapes file with kg's engine (a pyshacl-compatible report).
+def shacl(paths: tuple[Path, ...], shapes_paths: tuple[Path, ...], ontology_paths: tuple[Path, ...], fmt: str,
+          allow_warnings: bool) -> None:
+    """Validate RDF files against SHACL shapes with kg's engine (a pyshacl-compatible report).
 
-    Exit 0 when the data conforms, 3 when it does not (with --allow-warnings: only for violations).
-    Example: kg shacl people.ttl shapes.ttl --format turtle
+    Each path is a file or a folder of RDF files (read recursively, merged). Exit 0 when the data conforms, 3 when it
+    does not (with --allow-warnings: only for violations), 2 when a file cannot be read.
+    Examples: kg shacl people.ttl shapes.ttl --format turtle; kg shacl a.ttl b.nt --shapes shapes/
     """
     from .validation import validate_graph
-    from .validation.files import read_rdf_file
+    from .validation.files import read_rdf_paths
 
-    data, shapes = read_rdf_file(data_file), read_rdf_file(shapes_file)
-    ontology = read_rdf_file(ontology_file) if ontology_file is not None else None
-    report = validate_graph(data, shapes, ontology, source=str(data_file))
+    data_paths = list(paths) if shapes_paths else list(paths[:-1])
+    shapes_paths = shapes_paths or paths[-1:]
+    if not data_paths:
+        raise click.UsageError("give the data and the shapes: kg shacl DATA... SHAPES, or kg shacl DATA... --shapes "
+                               "SHAPES")
+    data, shapes = read_rdf_paths(data_paths), read_rdf_paths(list(shapes_paths))
+    ontology = read_rdf_paths(list(ontology_paths)) if ontology_paths else None
+    report = validate_graph(data, shapes, ontology, source=", ".join(map(str, data_paths)))
     if fmt == "turtle":
         click.echo(report.turtle())
     elif fmt == "json":
@@ -344,28 +357,66 @@ def export_command(store: Path | None, store_url: str | None, fmt: str, selectio
               help="Threads per worker that run requests (slow and idle connections use none).")
 @click.option("--access-log/--no-access-log", "access_log", default=None,
               help="Log one line per request (default: KG_ACCESS_LOG, off).")
+@click.option("--base", default=None, help="Base IRI the store was built with [default: $KG_BASE or "
+                                           "https://kg.example.org].")
 @reports_errors
 def serve(data: Path | None, store: Path | None, store_url: str | None, host: str, port: int, workers: int,
-          threads: int, access_log: bool | None) -> None:
+          threads: int, access_log: bool | None, base: str | None) -> None:
     """Serve the store with granian (builds it first if there is none).
 
     Example: kg serve --port 8080
     """
-    config = Config.from_env(data=data, store=store, store_url=store_url, access_log=access_log)
+    config = Config.from_env(data=data, store=store, store_url=store_url, access_log=access_log, base=base)
     from .server.layers.hosts import PublicHosts  # the web app's modules, loaded only to serve
 
     PublicHosts.parse(config.public_hosts)  # a malformed KG_PUBLIC_HOSTS stops here, not in every worker
     check_port(host, port)  # before building: a second kg serve must not build, print "serving …" and then fail
     try:
-        open_store(config)
+        _check_served_store(config, open_store(config).metadata)
     except StoreMissing:
         click.echo(f"no store at {config.store_url or config.store}; building it from {config.data}", err=True)
         _build(config)
     env = dict(os.environ, KG_STORE=str(config.store.absolute()), KG_DATA=str(config.data.absolute()),
                KG_BASE=config.base, KG_STORE_URL=config.store_url)
-    click.echo(f"serving http://{host}:{port}/sparql (Ctrl-C to stop)", err=True)
+    click.echo(f"serving http://{host}:{port}/ (SPARQL endpoint http://{host}:{port}/sparql; Ctrl-C to stop)", err=True)
+    from .server.quiet_log import write_log_config
+
+    log_config = write_log_config(config.store.absolute().parent)
     os.execve(sys.executable, [sys.executable, "-m", "granian", *server_arguments(config, host, port, workers, threads),
-                               "kg.server.wsgi:app"], env)
+                               "--log-config", str(log_config), "kg.server.wsgi:app"], env)
+
+
+def _check_served_store(config: Config, metadata: Mapping[str, object]) -> None:
+    """Refuse a store minted under another base; rebuild (or, for a remote store, say) when data/ changed since."""
+    from datetime import datetime
+
+    from .errors import SettingError
+    from .sources import changed_since
+
+    built_base = metadata.get("base")
+    if built_base and built_base != config.base:
+        raise SettingError(f"the store was built with base {built_base}, but kg serve uses {config.base}, so every "
+                           f"page would be 404; serve it with --base {built_base} (or KG_BASE), or rebuild it with "
+                           f"kg build --base {config.base}")
+    built_at = str(metadata.get("built_at") or "")
+    if not built_at or not config.data.is_dir():
+        return
+    version = config.store.resolve()  # the version folder's own time is precise; built_at counts whole seconds
+    moment = version.stat().st_mtime if not config.remote and version.is_dir() else \
+        datetime.fromisoformat(built_at.replace("Z", "+00:00")).timestamp() + 1
+    changed = changed_since(config.data, moment)
+    if changed is None:
+        return
+    if config.remote:
+        click.echo(f"warning: {changed} changed after the store was built ({built_at}); the remote store serves the "
+                   "older data until you run kg build", err=True)
+        return
+    click.echo(f"{changed} changed after the store was built ({built_at}); rebuilding", err=True)
+    try:
+        _build(config)
+    except KgError as exc:
+        click.echo(exc.report.text() if isinstance(exc, ValidationFailed) else f"error: {exc}", err=True)
+        click.echo("the rebuild failed; serving the previous store (fix the data, then kg build)", err=True)
 
 
 def check_port(host: str, port: int) -> None:

@@ -387,3 +387,10 @@ class PortInUse(SetupError):
 
     status = 500
     exit_code = 4
+
+
+class OutputExists(NotAllowed):
+    """A command would overwrite a file that already exists (kg import -o without --force)."""
+
+    status = 409
+    exit_code = 1

@@ -231,6 +231,38 @@ def read_yaml(path: Path, display_path: str = "", max_bytes: int | None = None) 
     return parse_yaml(text, path, display_path)
 
 
+def require_data_dir(root: Path, allow_empty: bool = True) -> None:
+    """Raise SourceError when root is no directory, or (unless allow_empty) holds no profile and no record."""
+    if not root.is_dir():
+        raise SourceError(Location(root), "data directory not found; pass --data DIR")
+    if allow_empty:
+        return
+    profiles = root / "profiles"
+    records = root / "records"
+    found = (profiles.is_dir() and any(p.suffix in (".yaml", ".yml") for p in profiles.iterdir())) or \
+        (records.is_dir() and any(not p.name.startswith(".") and p.is_file() for p in records.rglob("*")))
+    if not found:
+        raise SourceError(Location(root), "no profiles (profiles/*.yaml) and no records (records/) here, so the build "
+                          "would serve an empty graph; add a profile, check --data, or pass --allow-empty")
+
+
+def changed_since(root: Path, moment: float) -> Path | None:
+    """The most recently modified source file under root changed after moment (a POSIX time), or None."""
+    newest: tuple[float, Path] | None = None
+    candidates = [root / "organizations.yaml", root / "venues.yaml"]
+    for folder in ("profiles", "records", "edits"):
+        if (root / folder).is_dir():
+            candidates.extend(p for p in (root / folder).rglob("*") if not p.name.startswith("."))
+    for path in candidates:
+        try:
+            stamp = path.stat().st_mtime if path.is_file() else None
+        except OSError:
+            continue
+        if stamp is not None and stamp > moment and (newest is None or stamp > newest[0]):
+            newest = (stamp, path)
+    return newest[1] if newest else None
+
+
 @dataclass
 class DataFiles:
     """The YAML documents of a data directory."""

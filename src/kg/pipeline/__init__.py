@@ -27,7 +27,7 @@ from ..reasoning import inferred_triples
 from ..reasoning.rules import LocalRules, compile_rules, has_joins, unsupported_axioms
 from ..records import read_records_dir
 from ..resolution import BuildWarning, Conflict, Linking, Resolution, duplicate_errors, link, repeated_authors, resolve
-from ..sources import DataFiles, read_data_dir
+from ..sources import DataFiles, read_data_dir, require_data_dir
 from ..store import OPTIMIZE_KEY, log_graphs, write_store
 from ..store.lock import write_lock
 from ..terms import to_ox
@@ -158,6 +158,7 @@ def peak_memory_mb() -> float:
 
 def build(config: Config, progress: Progress | None = None, reasoner: str = "rules") -> BuildResult:
     """Run the whole pipeline and swap the new store in; any failure leaves the old store untouched."""
+    require_data_dir(config.data)  # before the lock: a missing data/ must leave no .kg/ behind
     with write_lock(config.store):  # one writer at a time: HTTP writes (kg.writes) wait for the build
         return _build(config, progress, reasoner)
 

@@ -164,11 +164,13 @@ class ValidationReport:
         return self.graph.serialize(format="turtle")
 
     def as_json(self) -> dict[str, Any]:
-        """A JSON-ready dict: conforms (SHACL's), passes (no violation), the engine, counts and every result."""
+        """A JSON-ready dict: conforms (SHACL's), passes (no violation), the engine, counts, and the results by
+        severity (violations, warnings, infos), each list holding only its own severity."""
         return {"conforms": self.conforms, "passes": self.passes, "engine": self.engine,
                 "counts": {"violations": len(self.errors), "warnings": len(self.warnings),
                            "infos": len(self.infos)},
-                "violations": [asdict(v) for v in self.violations]}
+                "violations": [asdict(v) for v in self.errors], "warnings": [asdict(v) for v in self.warnings],
+                "infos": [asdict(v) for v in self.infos]}
 
 
 class _Locator:

@@ -72,10 +72,14 @@ def void() -> BaseResponse:
 
 
 @bp.route("/context.jsonld", methods=["GET"])
-def context() -> Response:
-    """The JSON-LD context used by the dumps and the JSON-LD documents."""
+def context() -> BaseResponse:
+    """The JSON-LD context used by the dumps and the JSON-LD documents (with an ETag, so clients revalidate)."""
+    tag = etag_for("context")
+    early = not_modified(tag, vary=False)
+    if early is not None:
+        return early
     body = json.dumps({"@context": load_context(get_config())}, indent=2, ensure_ascii=False) + "\n"
-    return Response(body, content_type=Format.JSON_LD.content_type)
+    return mark(Response(body, content_type=Format.JSON_LD.content_type), tag, vary=False)
 
 
 def ontology_terms(reader: Reader, graph: str) -> dict[str, Any]:

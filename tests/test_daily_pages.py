@@ -16,8 +16,9 @@ from flask.testing import FlaskClient
 from rdflib import Graph, Literal, URIRef
 from SPARQLWrapper import N3, TURTLE, SPARQLWrapper
 
-from kg.cli import display_width, main
+from kg.cli import main
 from kg.config import Config
+from kg.terminal import display_width
 
 from .conftest import REPO_DATA
 from .server_process import kg_serve

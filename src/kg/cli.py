@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import errno
 import functools
 import json
 import os
-import socket
 import sys
-import unicodedata
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
@@ -17,14 +14,15 @@ import click
 
 from .changes.command import diff_command
 from .config import Config
-from .errors import DiskFull, KgError, PortInUse, StoreMissing, ValidationFailed
+from .errors import DiskFull, KgError, StoreMissing, ValidationFailed
 from .exports import EXPORT_FORMATS, Selection, export, export_to_file
 from .importers.command import import_command
+from .serving import check_base, check_port, server_arguments, stale_source
 from .store import metadata_text, open_store
+from .terminal import text_table
 
 F = TypeVar("F", bound=Callable[..., Any])
 SUMMARY_GRAPHS = 12
-ACCESS_LOG_FORMAT = '%(addr)s - [%(time)s] "%(method)s %(path)s %(protocol)s" %(status)d %(dt_ms).1f ms'
 
 DATA_OPTION = click.option("--data", type=click.Path(path_type=Path), default=None,
                            help="Data directory [default: data, or $KG_DATA].")
@@ -216,27 +214,6 @@ def conflicts(data: Path | None, fmt: str) -> None:
     click.echo(f"conflicts: {len(found)}")
 
 
-def display_width(text: str) -> int:
-    """Columns a text takes in a terminal: wide (CJK) characters two, combining marks none.
-
-    >>> display_width("肖文聪"), display_width("Xiao"), display_width("e\u0301")
-    (6, 4, 1)
-    """
-    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def _pad(text: str, width: int) -> str:
-    return text + " " * (width - display_width(text))
-
-
-def _table(variables: list[str], rows: list[list[str]]) -> str:
-    widths = [max([display_width(v)] + [display_width(r[i]) for r in rows]) for i, v in enumerate(variables)]
-    lines = [" | ".join(_pad(v, w) for v, w in zip(variables, widths, strict=True)),
-             "-+-".join("-" * w for w in widths)]
-    lines += [" | ".join(_pad(c, w) for c, w in zip(r, widths, strict=True)) for r in rows]
-    return "\n".join(lines)
-
-
 def _read_query(text: str) -> str:
     if text.startswith("@"):
         return Path(text[1:]).read_text(encoding="utf-8")
@@ -279,7 +256,7 @@ def query(store: Path | None, store_url: str | None, fmt: str, query: str) -> No
     else:
         variables = [v.value for v in results.variables]
         rows = [[_cell(solution[v]) for v in variables] for solution in results]
-        click.echo(_table(variables, rows))
+        click.echo(text_table(variables, rows))
 
 
 def _cell(term: Any) -> str:
@@ -388,25 +365,11 @@ def serve(data: Path | None, store: Path | None, store_url: str | None, host: st
 
 def _check_served_store(config: Config, metadata: Mapping[str, object]) -> None:
     """Refuse a store minted under another base; rebuild (or, for a remote store, say) when data/ changed since."""
-    from datetime import datetime
-
-    from .errors import SettingError
-    from .sources import changed_since
-
-    built_base = metadata.get("base")
-    if built_base and built_base != config.base:
-        raise SettingError(f"the store was built with base {built_base}, but kg serve uses {config.base}, so every "
-                           f"page would be 404; serve it with --base {built_base} (or KG_BASE), or rebuild it with "
-                           f"kg build --base {config.base}")
-    built_at = str(metadata.get("built_at") or "")
-    if not built_at or not config.data.is_dir():
+    check_base(config, metadata)
+    stale = stale_source(config, metadata)
+    if stale is None:
         return
-    version = config.store.resolve()  # the version folder's own time is precise; built_at counts whole seconds
-    moment = version.stat().st_mtime if not config.remote and version.is_dir() else \
-        datetime.fromisoformat(built_at.replace("Z", "+00:00")).timestamp() + 1
-    changed = changed_since(config.data, moment)
-    if changed is None:
-        return
+    changed, built_at = stale
     if config.remote:
         click.echo(f"warning: {changed} changed after the store was built ({built_at}); the remote store serves the "
                    "older data until you run kg build", err=True)
@@ -417,43 +380,6 @@ def _check_served_store(config: Config, metadata: Mapping[str, object]) -> None:
     except KgError as exc:
         click.echo(exc.report.text() if isinstance(exc, ValidationFailed) else f"error: {exc}", err=True)
         click.echo("the rebuild failed; serving the previous store (fix the data, then kg build)", err=True)
-
-
-def check_port(host: str, port: int) -> None:
-    """Raise PortInUse when another process listens on host:port (or the port may not be used)."""
-    try:
-        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-    except socket.gaierror as exc:
-        raise PortInUse(f"cannot listen on {host}: {exc.strerror}; use --host 127.0.0.1 or an address of this "
-                        "machine") from None
-    for family, kind, proto, _, address in addresses:
-        with socket.socket(family, kind, proto) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds: TIME_WAIT is free
-            try:
-                probe.bind(address)
-            except OSError as exc:
-                if exc.errno == errno.EADDRINUSE:
-                    raise PortInUse(f"port {port} is in use on {host} (another kg serve, or another server); "
-                                    f"stop it, or use --port to choose another port") from None
-                if exc.errno == errno.EACCES:
-                    raise PortInUse(f"port {port} may not be used by this user (ports below 1024 need privileges); "
-                                    f"use --port with a port above 1023") from None
-
-
-STOP_SECONDS = 10  # how long a graceful stop (SIGTERM, SIGINT) waits for requests in flight
-
-
-def server_arguments(config: Config, host: str, port: int, workers: int, threads: int) -> list[str]:
-    """granian's options for kg serve: WSGI, the header read timeout, a graceful stop that waits at most
-    STOP_SECONDS for requests in flight before it kills the workers (their query and write workers exit with them),
-    and (KG_ACCESS_LOG) an access log with escaped paths; without it, no access log at all (it cost about 11 % of
-    a cheap query's CPU)."""
-    header_ms = max(1, min(60_000, int(config.header_timeout * 1000)))
-    log = ["--access-log", "--access-log-fmt", ACCESS_LOG_FORMAT] if config.access_log else ["--no-access-log"]
-    return ["--interface", "wsgi", "--host", host, "--port", str(port), "--workers", str(workers),
-            "--blocking-threads", str(threads), "--no-ws", "--http", "1",
-            "--http1-header-read-timeout", str(header_ms), "--respawn-failed-workers",
-            "--workers-kill-timeout", str(STOP_SECONDS), *log]
 
 
 main.add_command(import_command)

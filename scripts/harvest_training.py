@@ -81,6 +81,8 @@ WORD_TYPES = (("conference", "conference"), ("proceeding", "conference"), ("work
 VENUE_KEYS = ("venue", "journal", "booktitle", "conference", "publication", "published_in", "pub", "where",
               "reference", "source", "howpublished", "school", "institution", "publisher", "PublicationInformation",
               "publication_info")
+# Given-name initials standing alone after a surname in "Wong, S.L.A., Chen, Y.W." ("P.", "M. A.", "E-J", "L. (*)").
+INITIALS = re.compile(r"^(?:[A-Z]{1,2}[a-z]?\.?[\s-]*){1,4}(?:\(\*?\)|\*)?$")
 # Link labels that name no venue (the Allan lab template puts the venue in `link.display`).
 LINK_LABELS = re.compile(r"^\W*(?:pdf|link|paper|abstract|html|url|doi|web|website|page|project|code|preprint|"
                          r"full text|download|here|arxiv)\W*$", re.I)
@@ -284,15 +286,25 @@ def type_from_words(*values: Any) -> str:
 def authors_list(value: Any) -> list[str]:
     """Author names as written, in order, from a list or an "A, B and C" / "A and B" string."""
     if isinstance(value, list):
-        names = [clean(v if not isinstance(v, dict) else v.get("name", "")) for v in value]
-        return [name for name in names if name]
+        listed = [clean(v if not isinstance(v, dict) else v.get("name", "")) for v in value]
+        return [name for name in listed if name]
     text = clean(value)
     if not text:
         return []
-    if re.search(r"\s+and\s+", text) and text.count(",") == 0:
-        return [part.strip() for part in re.split(r"\s+and\s+", text) if part.strip()]
-    parts = re.split(r"\s*(?:,|;|&|\band\b)\s*", text)
-    return [part for part in parts if part]
+    halves = [part.strip() for part in re.split(r"\s+and\s+", text) if part.strip()]
+    if len(halves) > 1 and all(half.count(",") == 0 for half in halves):
+        return halves
+    if len(halves) > 1 and all(half.count(",") == 1 for half in halves):
+        return halves
+    names: list[str] = []
+    for part in re.split(r"\s*(?:,|;|&|\band\b)\s*", text):
+        if not part:
+            continue
+        if names and INITIALS.match(part) and "." not in names[-1] and not INITIALS.match(names[-1]):
+            names[-1] = f"{names[-1]}, {part}"
+        else:
+            names.append(part)
+    return names
 
 
 def front_matter(text: str) -> dict[str, Any]:

@@ -95,7 +95,10 @@ def test_no_excluded_repository_or_person_appears(publications: list[dict[str, A
     script = _script()
     exclusions = script.read_exclusions(path)
     assert exclusions.repos and exclusions.people
+    with open(TRAINING / "harvest" / "settings.tsv", encoding="utf-8", newline="") as rows:
+        settings = {row["repository"].lower() for row in csv.DictReader(rows, delimiter="\t")}
     repos = {record["repo"].lower() for record in publications} | {row["repository"].lower() for row in manifest}
+    repos |= settings
     assert not repos & exclusions.repos
     assert not {repo.split("/")[0] for repo in repos} & exclusions.owners
     assert not [r["title"] for r in publications if script.excluded_person(r["authors"], exclusions)]

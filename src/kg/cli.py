@@ -19,6 +19,7 @@ from .changes.command import diff_command
 from .config import Config
 from .errors import DiskFull, KgError, PortInUse, StoreMissing, ValidationFailed
 from .exports import EXPORT_FORMATS, Selection, export, export_to_file
+from .fetch.command import fetch_command
 from .importers.command import import_command
 from .store import open_store
 
@@ -67,7 +68,8 @@ def main() -> None:
     """Researcher profiles as a validated, reasoned knowledge graph with a SPARQL endpoint.
 
     Exit codes: 0 success, 1 unexpected error, 2 bad source data, 3 SHACL violations,
-    4 build failure (or kg serve's port in use), 5 no store built yet, 6 bad query, 7 remote store error, 8 disk full.
+    4 build failure (or kg serve's port in use), 5 no store built yet, 6 bad query, 7 remote store error, 8 disk full,
+    9 a record source could not be reached (kg fetch).
     """
 
 
@@ -407,3 +409,4 @@ def server_arguments(config: Config, host: str, port: int, workers: int, threads
 
 main.add_command(import_command)
 main.add_command(diff_command)
+main.add_command(fetch_command)

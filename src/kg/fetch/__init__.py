@@ -9,8 +9,9 @@ never import it (an import-linter contract).
 
 from __future__ import annotations
 
+from .fetcher import Fetcher, Outcome
 from .refresh import Refreshed, parse_age, refresh
-from .run import Fetcher, Outcome, fetch
+from .run import fetch
 from .targets import Target, parse_target, profile_targets
 
 __all__ = ["Fetcher", "Outcome", "Refreshed", "Target", "fetch", "parse_age", "parse_target", "profile_targets",

@@ -25,7 +25,7 @@ from ..mapping import map_corpus
 from ..model import Corpus
 from ..records import parse_record, record_slug
 from .client import Client
-from .sources import _json, _xml_complete, modified
+from .sources import modified, parse_json, xml_complete
 from .state import Entry, Records
 
 AGE = re.compile(r"(\d+(?:\.\d+)?)\s*([smhdw]?)")
@@ -84,7 +84,7 @@ class Refreshed:
 def _normal(body: bytes, entry: Entry) -> bytes:
     """A body as kg fetch writes it: a work taken out of a list was written as indented JSON, so is this one."""
     if entry.via and entry.file.endswith(".json"):
-        return json.dumps(_json(body), indent=1, ensure_ascii=False).encode("utf-8")
+        return json.dumps(parse_json(body), indent=1, ensure_ascii=False).encode("utf-8")
     return body
 
 
@@ -111,7 +111,7 @@ def refresh(config: Config, older_than: float | None = None, report: Say = print
 def _one(config: Config, client: Client, records: Records, entry: Entry, result: Refreshed, report: Say) -> None:
     """Fetch one record again and report what changed."""
     path = records.path(entry.source, entry.file)
-    check = _xml_complete if entry.file.endswith(".xml") else _json
+    check = xml_complete if entry.file.endswith(".xml") else parse_json
     accept = "application/xml" if entry.file.endswith(".xml") else (
         "application/vnd.orcid+json" if entry.source == "orcid" else "application/json")
     response = client.get(entry.source, entry.url, accept=accept, check=check)
@@ -126,7 +126,7 @@ def _one(config: Config, client: Client, records: Records, entry: Entry, result:
         result.unchanged += 1
         records.save(entry.source, entry.file, body, entry.identifier, entry.url, entry.modified, entry.via)
         return
-    document = _json(body) if check is _json else None
+    document = parse_json(body) if check is parse_json else None
     records.save(entry.source, entry.file, body, entry.identifier, entry.url,
                  modified(entry.source, document, response), entry.via)
     result.changed.append(str(path))

@@ -24,7 +24,7 @@ from .client import Response, shown
 from .targets import Target
 
 if TYPE_CHECKING:
-    from .run import Fetcher
+    from .fetcher import Fetcher
 
 BULK = 100  # put-codes per ORCID bulk request (the API's limit)
 PAGE = 100  # works per OpenAlex page
@@ -71,11 +71,12 @@ def modified(source: str, document: Any, response: Response) -> str | None:
     return str(found) if isinstance(found, str) and found else response.headers.get("last-modified")
 
 
-def _json(body: bytes) -> Any:
+def parse_json(body: bytes) -> Any:
+    """A JSON body (ValueError when it is cut off or malformed)."""
     return json.loads(body.decode("utf-8"))
 
 
-def _xml_complete(body: bytes) -> None:
+def xml_complete(body: bytes) -> None:
     """Refuse an XML body that stops before its root element closes (a cut-off download)."""
     import xml.parsers.expat
 
@@ -99,22 +100,22 @@ def orcid(fetcher: Fetcher, target: Target) -> None:
     api = fetcher.config.orcid_api.rstrip("/")
     name = f"{target.value}.json"
     if fetcher.done("orcid", name):
-        record = _json(fetcher.records.path("orcid", name).read_bytes())
+        record = parse_json(fetcher.records.path("orcid", name).read_bytes())
     else:
         url = f"{api}/{target.value}/record"
-        response = fetcher.client.get("orcid", url, accept=ORCID_JSON, check=_json)
+        response = fetcher.client.get("orcid", url, accept=ORCID_JSON, check=parse_json)
         if response.status != 200:
             raise _missing(target, url, "check the iD (a deactivated or unclaimed iD has no public record)")
-        record = _json(response.body)
+        record = parse_json(response.body)
         fetcher.save("orcid", name, response.body, target, url, modified("orcid", record, response))
     codes = [c for c in preferred_works(record) if not fetcher.done("orcid", f"{target.value}/{c}.json")]
     for start in range(0, len(codes), BULK):
         chunk = codes[start:start + BULK]
         url = f"{api}/{target.value}/works/{','.join(chunk)}"
-        response = fetcher.client.get("orcid", url, accept=ORCID_JSON, check=_json)
+        response = fetcher.client.get("orcid", url, accept=ORCID_JSON, check=parse_json)
         if response.status != 200:
             raise _missing(target, url, "the record changed while it was read; run kg fetch again")
-        for item in _dig(_json(response.body), "bulk") or []:
+        for item in _dig(parse_json(response.body), "bulk") or []:
             work = item.get("work") if isinstance(item, dict) else None
             code = _dig(work, "put-code")
             if code is None:
@@ -168,10 +169,10 @@ def openalex(fetcher: Fetcher, target: Target) -> None:
     name = f"{target.value}.json"
     if not fetcher.done("openalex", name):
         url = f"{api}/{kind}/{target.value}"
-        response = fetcher.client.get("openalex", url, check=_json)
+        response = fetcher.client.get("openalex", url, check=parse_json)
         if response.status != 200:
             raise _missing(target, url, "check the id (a merged OpenAlex id redirects; an unknown one does not)")
-        fetcher.save("openalex", name, response.body, target, url, modified("openalex", _json(response.body),
+        fetcher.save("openalex", name, response.body, target, url, modified("openalex", parse_json(response.body),
                                                                                response))
     if kind == "authors":
         _openalex_works(fetcher, target, api)
@@ -186,10 +187,10 @@ def _openalex_works(fetcher: Fetcher, target: Target, api: str) -> None:
     url = f"{api}/works"
     while True:
         params = {"filter": f"author.id:{target.value}", "per-page": str(PAGE), "cursor": cursor}
-        response = fetcher.client.get("openalex", url, params=params, check=_json)
+        response = fetcher.client.get("openalex", url, params=params, check=parse_json)
         if response.status != 200:
             raise _missing(target, shown(url, params), "check the author id")
-        page = _json(response.body)
+        page = parse_json(response.body)
         results = [w for w in _dig(page, "results") or [] if isinstance(w, dict) and isinstance(w.get("id"), str)]
         for work in results:
             ident = normalize("openalex", work["id"])
@@ -216,13 +217,13 @@ def _single(fetcher: Fetcher, target: Target, source: str, name: str, url: str, 
     """Fetch one record to one file; False on a 404 (the caller decides), True when written or done before."""
     if fetcher.done(source, name):
         return True
-    check = _xml_complete if accept.endswith("xml") else _json
+    check = xml_complete if accept.endswith("xml") else parse_json
     response = fetcher.client.get(source, url, accept=accept, check=check)
     if response.status != 200:
         if fix:
             raise _missing(target, url, fix)
         return False
-    document = _json(response.body) if check is _json else None
+    document = parse_json(response.body) if check is parse_json else None
     fetcher.save(source, name, response.body, target, url, modified(source, document, response))
     return True
 

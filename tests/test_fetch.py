@@ -211,3 +211,73 @@ def test_refresh_prints_what_changed_as_kg_diff_does(apis: Apis, tmp_path: Path)
     changed = json.loads((tmp_path / "records" / "crossref" / "10.7554" / "elife.01567.json").read_text("utf-8"))
     assert changed["message"]["author"][1]["ORCID"] == "http://orcid.org/0000-0001-7004-9422"
     assert manifest(tmp_path, "crossref")["10.7554/elife.01567.json"]["modified"] == "2026-11-02T08:00:00Z"
+
+
+def test_dois_follows_every_doi_the_fetched_records_name(apis: Apis, tmp_path: Path) -> None:
+    apis.route("/crossref/works/10.5555/12345678", ok("crossref_10.5555-12345678.json"))
+    code, out, err = kg(apis, "fetch", f"orcid:{J}", "dblp:95/7448-1", "--dois", "--data", str(tmp_path))
+    assert code == 0, err
+    asked = [s.path for s in apis.seen if s.path.startswith(("/crossref", "/datacite"))]
+    # the ORCID works' DOIs, then the dblp records' (from their ee links), each once; 404s at both are warnings
+    assert asked[:3] == ["/crossref/works/10.5555/12345678", "/crossref/works/10.5555/666655554444",
+                         "/datacite/dois/10.5555/666655554444"]
+    assert "/crossref/works/10.1109/3DTV.2012.6365428".lower() in [a.lower() for a in asked]
+    assert (tmp_path / "records" / "crossref" / "10.5555" / "12345678.json").is_file()
+    assert "warning: doi:10.5555/666655554444: neither Crossref" in out and "; skipped" in out
+    assert manifest(tmp_path, "crossref")["10.5555/12345678.json"]["identifier"] == "doi:10.5555/12345678"
+
+
+def test_ctrl_c_keeps_what_was_written_and_a_rerun_continues(apis: Apis, tmp_path: Path) -> None:
+    from kg.config import Config
+    from kg.fetch import fetch, parse_target
+
+    config = Config.from_env(environ=apis.environment(), data=tmp_path)
+    targets = [parse_target(f"orcid:{J}"), parse_target("wikidata:Q44782775")]
+    lines: list[str] = []
+
+    def interrupt_at_the_third_file(line: str) -> None:
+        lines.append(line)
+        if len(lines) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        fetch(config, targets, report=interrupt_at_the_third_file)
+    state = json.loads((tmp_path / "records" / ".fetch-state.json").read_text(encoding="utf-8"))
+    assert state["done"] == [f"orcid/{J}.json", f"orcid/{J}/1001.json", f"orcid/{J}/1003.json"]
+    assert set(manifest(tmp_path, "orcid")) == {f"{J}.json", f"{J}/1001.json", f"{J}/1003.json"}
+    assert not list(tmp_path.rglob("*.tmp"))
+
+    apis.seen.clear()
+    bulk = json.loads(fixture(f"orcid_bulk_{J}.json"))
+    apis.route(f"/orcid/v3.0/{J}/works/1005", Reply(200, json.dumps({"bulk": bulk["bulk"][2:]}).encode()))
+    outcome = fetch(config, targets)
+    assert apis.paths() == [f"/orcid/v3.0/{J}/works/1005", "/wikidata/Q44782775.json"]
+    assert outcome.skipped == 3 and outcome.resumed
+    assert [e.file for e in outcome.written] == [f"{J}/1005.json", "Q44782775.json"]
+    assert (tmp_path / "records" / "wikidata" / "Q44782775.json").is_file()
+
+
+def test_progress_shows_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from kg.fetch import command
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr("sys.stderr", screen)
+    command._progress()("orcid:0000-0002-1825-0097: fetching")
+    assert screen.getvalue() == "\r\033[Korcid:0000-0002-1825-0097: fetching"
+    plain = io.StringIO()
+    monkeypatch.setattr("sys.stderr", plain)
+    command._progress()("anything")
+    assert plain.getvalue() == ""
+
+
+def test_a_folder_that_cannot_be_written_is_one_line(apis: Apis, tmp_path: Path) -> None:
+    (tmp_path / "records").mkdir()
+    (tmp_path / "records" / "wikidata").write_text("a file where the folder should be", encoding="utf-8")
+    code, _, err = kg(apis, "fetch", "wikidata:Q44782775", "--data", str(tmp_path))
+    assert code == 1 and err.startswith("error: cannot write ") and "Traceback" not in err

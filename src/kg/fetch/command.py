@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from ..config import Config
-from ..errors import BadIdentifier, KgError
+from ..errors import BadIdentifier, DiskFull, KgError
 from .refresh import parse_age, refresh
 from .run import fetch
 from .targets import Target, parse_target, profile_targets
@@ -18,8 +18,9 @@ HELP = """Download standard records by identifier into data/records/<source>/ (t
 network).
 
 IDENTIFIERS are orcid:0000-…, dblp:95/7448-1, openalex:A…/W…, doi:10.…, wikidata:Q…, ror:0… (several at once),
-or their IRIs. A person's works are followed (ORCID full works, OpenAlex works, the dblp page). --profile FILE adds
-the ORCID, dblp, Wikidata and OpenAlex identifiers in the profile's same_as. A run that stops resumes where it
+or their IRIs. A person's works are followed (ORCID full works, OpenAlex works, the dblp page); --dois also fetches
+each DOI those records name (Crossref, else DataCite). --profile FILE adds the ORCID, dblp, Wikidata and OpenAlex
+identifiers in the profile's same_as. A run that stops resumes where it
 stopped when run again. --refresh fetches again what kg fetch wrote (--older-than 30d: only records fetched
 longer ago) and prints what changed, as kg diff does. Settings: KG_CONTACT_EMAIL (please set it), KG_OPENALEX_KEY,
 KG_ORCID_API and the other base URLs, KG_FETCH_*.
@@ -60,11 +61,13 @@ def _targets(identifiers: tuple[str, ...], profiles: tuple[Path, ...]) -> list[T
               help="A profile YAML whose same_as identifiers (ORCID, dblp, Wikidata, OpenAlex) to fetch.")
 @click.option("--data", type=click.Path(path_type=Path), default=None,
               help="Data directory [default: data, or $KG_DATA].")
+@click.option("--dois", is_flag=True,
+              help="Also fetch the Crossref (else DataCite) record of every DOI the fetched records name.")
 @click.option("--refresh", "again", is_flag=True, help="Fetch again the records kg fetch wrote; print what changed.")
 @click.option("--older-than", default=None, metavar="AGE",
               help="With --refresh: only records fetched longer ago than AGE (30d, 12h, 90m, 2w).")
-def fetch_command(identifiers: tuple[str, ...], profiles: tuple[Path, ...], data: Path | None, again: bool,
-                  older_than: str | None) -> None:
+def fetch_command(identifiers: tuple[str, ...], profiles: tuple[Path, ...], data: Path | None, dois: bool,
+                  again: bool, older_than: str | None) -> None:
     """Run kg fetch; errors are one line on stderr and the error's exit code."""
     config = Config.from_env(data=data)
     progress = _progress()
@@ -72,11 +75,18 @@ def fetch_command(identifiers: tuple[str, ...], profiles: tuple[Path, ...], data
         if again:
             _refresh(config, identifiers, profiles, older_than, progress)
         else:
-            _fetch(config, identifiers, profiles, older_than, progress)
+            _fetch(config, identifiers, profiles, older_than, dois, progress)
     except KgError as exc:
         _clear()
         click.echo(f"error: {exc}", err=True)
         sys.exit(exc.exit_code)
+    except OSError as exc:
+        _clear()
+        full = DiskFull.caused(exc)
+        click.echo(f"error: cannot write {exc.filename or config.data}: {exc.strerror or exc}; "
+                   + ("free space and " if full else "check the folder's permissions and ")
+                   + "run kg fetch again (it resumes where it stopped)", err=True)
+        sys.exit(DiskFull.exit_code if full else 1)
     except KeyboardInterrupt:
         _clear()
         click.echo("interrupted: what was written is kept; run the same kg fetch again to continue", err=True)
@@ -85,14 +95,14 @@ def fetch_command(identifiers: tuple[str, ...], profiles: tuple[Path, ...], data
 
 
 def _fetch(config: Config, identifiers: tuple[str, ...], profiles: tuple[Path, ...], older_than: str | None,
-           progress: Callable[[str], None]) -> None:
+           dois: bool, progress: Callable[[str], None]) -> None:
     if older_than is not None:
         raise BadIdentifier("--older-than goes with --refresh")
     targets = _targets(identifiers, profiles)
     if not targets:
         raise BadIdentifier("name identifiers to fetch (e.g. kg fetch orcid:0000-0002-1825-0097), or --profile "
                             "FILE, or --refresh")
-    outcome = fetch(config, targets, report=click.echo, progress=progress)
+    outcome = fetch(config, targets, report=click.echo, progress=progress, dois=dois)
     _clear()
     resumed = f"; {outcome.skipped} already written by the interrupted run were skipped" if outcome.skipped else ""
     click.echo(f"fetched {len(outcome.written)} records for {len(targets)} identifiers in {outcome.requests} "

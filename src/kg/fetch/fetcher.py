@@ -39,12 +39,14 @@ class Fetcher:
         self.report, self.progress = report, progress
         self.outcome = Outcome(resumed=self.state.resumed)
         self.unflushed = 0
+        self.touched: list[tuple[str, str]] = []  # (source, file name) of every record written or found done
 
     def done(self, source: str, name: str) -> bool:
         """Whether an interrupted run already wrote this file (then it is not fetched again)."""
         finished = self.state.is_done(f"{source}/{name}") and self.records.path(source, name).is_file()
         if finished:
             self.outcome.skipped += 1
+            self.touched.append((source, name))
         return finished
 
     def save(self, source: str, name: str, body: bytes, target: Target, url: str, modified: str | None,
@@ -53,6 +55,7 @@ class Fetcher:
         entry = self.records.save(source, name, body, str(target), url, modified, via)
         self.state.mark(f"{source}/{name}")
         self.outcome.written.append(entry)
+        self.touched.append((source, name))
         self.report(f"wrote {self.records.path(source, name)} ({len(body):,} bytes) from {url}")
         self.progress(f"{target}: {len(self.outcome.written)} files written")
         self.unflushed += 1

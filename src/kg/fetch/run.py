@@ -5,19 +5,27 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..config import Config
+from ..errors import RecordNotFound, SourceError
+from ..records import parse_record
 from .client import Client
 from .fetcher import Fetcher, Outcome, Say, quiet
-from .sources import FETCHERS
+from .sources import FETCHERS, doi
 from .targets import Target
 
+NOT_FOLLOWED = ("crossref", "datacite", "ror")  # records whose DOIs are their own, or that name none
 
-def run(fetcher: Fetcher, targets: Iterable[Target]) -> Outcome:
-    """Fetch every target; the state file goes once all succeeded, and stays (for a rerun) otherwise."""
+
+def run(fetcher: Fetcher, targets: Iterable[Target], dois: bool = False) -> Outcome:
+    """Fetch every target (with dois, then every DOI their records name); the state file goes once all succeeded,
+    and stays (for a rerun) otherwise."""
     completed = False
+    asked = list(targets)
     try:
-        for target in targets:
+        for target in asked:
             fetcher.progress(f"{target}: fetching")
             FETCHERS[target.scheme](fetcher, target)
+        if dois:
+            follow_dois(fetcher, asked)
         completed = True
     finally:
         fetcher.records.flush()
@@ -29,7 +37,39 @@ def run(fetcher: Fetcher, targets: Iterable[Target]) -> Outcome:
     return fetcher.outcome
 
 
+def named_dois(fetcher: Fetcher) -> list[str]:
+    """The DOIs of the works in the records this run wrote or found done (ORCID, OpenAlex, dblp, Wikidata), as the
+    build's readers read them, each once, in order."""
+    found: dict[str, None] = {}
+    for source, name in dict.fromkeys(fetcher.touched):
+        if source in NOT_FOLLOWED:
+            continue
+        path = fetcher.records.path(source, name)
+        try:
+            record = parse_record(path.read_bytes(), str(path), name)
+        except SourceError as error:
+            fetcher.note(f"warning: {error}; its DOIs are not followed")
+            continue
+        works = [*record.works, *(w for p in record.people for w in p.works)]
+        found.update((i.value, None) for w in works for i in w.ids if i.scheme == "doi")
+    return list(found)
+
+
+def follow_dois(fetcher: Fetcher, asked: list[Target]) -> None:
+    """Fetch the Crossref (else DataCite) record of every DOI the fetched records name; a DOI neither knows is a
+    warning, not a failure."""
+    for value in named_dois(fetcher):
+        target = Target("doi", value)
+        if target in asked:
+            continue
+        fetcher.progress(f"{target}: fetching (named by a fetched record)")
+        try:
+            doi(fetcher, target)
+        except RecordNotFound as missing:
+            fetcher.note(f"warning: {missing}; skipped")
+
+
 def fetch(config: Config, targets: Iterable[Target], report: Say = quiet, progress: Say = quiet,
-          client: Client | None = None) -> Outcome:
+          client: Client | None = None, dois: bool = False) -> Outcome:
     """Fetch the records of the identifiers into data/records/ (kg fetch)."""
-    return run(Fetcher(config, client, report, progress), targets)
+    return run(Fetcher(config, client, report, progress), targets, dois)

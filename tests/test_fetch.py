@@ -281,3 +281,19 @@ def test_a_folder_that_cannot_be_written_is_one_line(apis: Apis, tmp_path: Path)
     (tmp_path / "records" / "wikidata").write_text("a file where the folder should be", encoding="utf-8")
     code, _, err = kg(apis, "fetch", "wikidata:Q44782775", "--data", str(tmp_path))
     assert code == 1 and err.startswith("error: cannot write ") and "Traceback" not in err
+
+
+def test_kg_import_of_an_identifier_fetches_then_drafts_the_profile(apis: Apis, tmp_path: Path) -> None:
+    from .repo_data import copy_repo_data
+
+    data = copy_repo_data(tmp_path / "data", edits=False)
+    code, out, err = kg(apis, "import", f"orcid:{J}", "--data", str(data))
+    assert code == 0, err
+    assert f"fetching orcid:{J} into {data / 'records'} (kg fetch)" in err
+    assert (data / "records" / "orcid" / J / "1003.json").is_file()
+    assert "name: Josiah Carberry" in out and J in out
+    assert "suggested file data/profiles/josiah-carberry.yaml" in err
+    code, _, err = kg(apis, "import", "ror:05gq02987", "--data", str(data))
+    assert code == 2 and "a ROR record is an organisation" in err
+    code, _, err = kg(apis, "import", str(tmp_path / "missing.txt"))
+    assert code == 2 and "does not exist" in err

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 
 from ..config import Config
 from ..errors import RecordNotFound, SourceError
 from ..records import parse_record
 from .client import Client
 from .fetcher import Fetcher, Outcome, Say, quiet
-from .sources import FETCHERS, doi
+from .sources import FETCHERS, doi, doi_name
 from .targets import Target
 
 NOT_FOLLOWED = ("crossref", "datacite", "ror")  # records whose DOIs are their own, or that name none
@@ -73,3 +74,21 @@ def fetch(config: Config, targets: Iterable[Target], report: Say = quiet, progre
           client: Client | None = None, dois: bool = False) -> Outcome:
     """Fetch the records of the identifiers into data/records/ (kg fetch)."""
     return run(Fetcher(config, client, report, progress), targets, dois)
+
+
+def record_file(fetcher: Fetcher, target: Target) -> Path:
+    """The file holding a target's own record (the person's, or the work's) once it is fetched."""
+    if target.scheme == "doi":
+        name = doi_name(target.value)
+        crossref = fetcher.records.path("crossref", name)
+        return crossref if crossref.is_file() else fetcher.records.path("datacite", name)
+    source = "orcid" if target.scheme == "orcid" else target.scheme
+    suffix = ".xml" if target.scheme == "dblp" else ".json"
+    return fetcher.records.path(source, f"{target.value}{suffix}")
+
+
+def fetch_record(config: Config, target: Target, report: Say = quiet, progress: Say = quiet) -> Path:
+    """Fetch one identifier's records (a person's works too) and return the file of its own record (kg import)."""
+    fetcher = Fetcher(config, None, report, progress)
+    run(fetcher, [target])
+    return record_file(fetcher, target)

@@ -424,8 +424,7 @@ def _fetch_for_import(text: str, data: Path | None) -> Path:
 
 
 def with_identifiers(command: click.Command) -> click.Command:
-    """kg import taking an identifier too (orcid:…, dblp:…, openalex:…, wikidata:…, doi:…): kg fetch downloads its
-    records into data/records/ first, then its own record is imported as a saved file is; a path is read as before."""
+    """kg import that also takes an identifier: kg fetch downloads its records first, then its own record is read."""
     existing = click.Path(exists=True, dir_okay=False, path_type=Path)
     argument = click.Argument(["file"], metavar="FILE|IDENTIFIER")
     params = [argument if p.name == "file" else p for p in command.params]

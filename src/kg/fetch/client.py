@@ -164,8 +164,7 @@ class Client:
 
     def get(self, source: str, url: str, params: Mapping[str, str] | None = None, accept: str = "application/json",
             check: Callable[[bytes], object] | None = None) -> Response:
-        """The response to a GET (2xx, or 404/410 for the caller to decide), retried within the settings; check
-        (e.g. json.loads) must accept a 2xx body, else it counts as cut off and is fetched again."""
+        """A GET's 2xx (accepted by check, else fetched again as cut off) or 404/410 response, retried politely."""
         query = self.params(source, params)
         where = shown(url, query)
         retries = max(0, self.config.fetch_retries)

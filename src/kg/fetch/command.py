@@ -41,6 +41,7 @@ def _progress() -> Callable[[str], None]:
 
 
 def _clear() -> None:
+    """Clear the progress line."""
     if sys.stderr.isatty():
         sys.stderr.write("\r\033[K")
         sys.stderr.flush()
@@ -73,7 +74,7 @@ def fetch_command(identifiers: tuple[str, ...], profiles: tuple[Path, ...], data
     progress = _progress()
     try:
         if again:
-            _refresh(config, identifiers, profiles, older_than, progress)
+            _refresh(config, identifiers, profiles, older_than, dois, progress)
         else:
             _fetch(config, identifiers, profiles, older_than, dois, progress)
     except KgError as exc:
@@ -96,6 +97,7 @@ def fetch_command(identifiers: tuple[str, ...], profiles: tuple[Path, ...], data
 
 def _fetch(config: Config, identifiers: tuple[str, ...], profiles: tuple[Path, ...], older_than: str | None,
            dois: bool, progress: Callable[[str], None]) -> None:
+    """Fetch the targets named and print a summary."""
     if older_than is not None:
         raise BadIdentifier("--older-than goes with --refresh")
     targets = _targets(identifiers, profiles)
@@ -110,7 +112,10 @@ def _fetch(config: Config, identifiers: tuple[str, ...], profiles: tuple[Path, .
 
 
 def _refresh(config: Config, identifiers: tuple[str, ...], profiles: tuple[Path, ...], older_than: str | None,
-             progress: Callable[[str], None]) -> None:
+             dois: bool, progress: Callable[[str], None]) -> None:
+    """Refresh what kg fetch wrote and print a summary."""
+    if dois:
+        raise BadIdentifier("--dois goes with identifiers to fetch; --refresh fetches again the DOIs it fetched before")
     if identifiers or profiles:
         raise BadIdentifier("--refresh fetches again what kg fetch wrote; give it no identifiers (use --older-than "
                             "to choose by age)")

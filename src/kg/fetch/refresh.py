@@ -90,8 +90,7 @@ def _normal(body: bytes, entry: Entry) -> bytes:
 
 def refresh(config: Config, older_than: float | None = None, report: Say = print, progress: Say = print,
             client: Client | None = None) -> Refreshed:
-    """Fetch again every record kg fetch wrote (older than older_than seconds), write the changed ones and report
-    each change."""
+    """Fetch again the records kg fetch wrote (older than older_than seconds); write and report the changed."""
     client = client or Client(config)
     records = Records(config.data)
     result = Refreshed()

@@ -17,8 +17,7 @@ NOT_FOLLOWED = ("crossref", "datacite", "ror")  # records whose DOIs are their o
 
 
 def run(fetcher: Fetcher, targets: Iterable[Target], dois: bool = False) -> Outcome:
-    """Fetch every target (with dois, then every DOI their records name); the state file goes once all succeeded,
-    and stays (for a rerun) otherwise."""
+    """Fetch every target (with dois, then the DOIs their records name); keep the resume state unless all went."""
     completed = False
     asked = list(targets)
     try:
@@ -39,8 +38,7 @@ def run(fetcher: Fetcher, targets: Iterable[Target], dois: bool = False) -> Outc
 
 
 def named_dois(fetcher: Fetcher) -> list[str]:
-    """The DOIs of the works in the records this run wrote or found done (ORCID, OpenAlex, dblp, Wikidata), as the
-    build's readers read them, each once, in order."""
+    """The DOIs of the works in the person and work records this run touched, as the build reads them, once each."""
     found: dict[str, None] = {}
     for source, name in dict.fromkeys(fetcher.touched):
         if source in NOT_FOLLOWED:
@@ -57,8 +55,7 @@ def named_dois(fetcher: Fetcher) -> list[str]:
 
 
 def follow_dois(fetcher: Fetcher, asked: list[Target]) -> None:
-    """Fetch the Crossref (else DataCite) record of every DOI the fetched records name; a DOI neither knows is a
-    warning, not a failure."""
+    """Fetch the Crossref (else DataCite) record of every DOI the fetched records name; unknown ones are warned of."""
     for value in named_dois(fetcher):
         target = Target("doi", value)
         if target in asked:

@@ -89,6 +89,7 @@ def xml_complete(body: bytes) -> None:
 
 
 def _missing(target: Target, url: str, fix: str) -> RecordNotFound:
+    """The error for a 404: the identifier, the URL and the fix."""
     return RecordNotFound(f"{target}: {url} answers 404 Not Found; {fix}")
 
 
@@ -139,8 +140,7 @@ def _dois(node: Any) -> list[str]:
 
 
 def preferred_works(record: Any) -> list[str]:
-    """The put-codes of one work per group of an ORCID record's works (the group's first summary), and one per
-    DOI across groups (ORCID groups by all external ids; two groups may still share a DOI)."""
+    """The put-codes of an ORCID record's works: each group's first summary, and one per DOI across groups."""
     seen: set[str] = set()
     codes: list[str] = []
     for group in _dig(record, "activities-summary", "works", "group") or _dig(record, "group") or []:

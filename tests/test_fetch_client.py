@@ -160,3 +160,15 @@ def test_retry_after_reads_seconds_and_dates() -> None:
     assert retry_after("7") == 7.0
     assert retry_after("Wed, 21 Oct 2015 07:28:00 GMT", now=1445412470.0) == pytest.approx(10.0)
     assert retry_after("soon") is None and retry_after(None) is None
+
+
+def test_a_redirect_to_another_scheme_is_refused_in_one_line(apis: Apis) -> None:
+    apis.route("/elsewhere", Reply(302, b"", {"Location": "ftp://example.org/record.json"}))
+    with pytest.raises(SourceUnreachable, match="cannot be fetched .*KG_DBLP_API"):
+        client(apis).get("dblp", f"{apis.base}/elsewhere")
+
+
+def test_a_source_that_is_down_is_retried_then_named(apis: Apis) -> None:
+    http = client(apis, fetch_retries=1, fetch_backoff=0.01)
+    with pytest.raises(SourceUnreachable, match=r"http://127\.0\.0\.1:1/x: cannot connect .*still after 1 retries"):
+        http.get("ror", "http://127.0.0.1:1/x")

@@ -84,11 +84,11 @@ class TokenBucket:
 
 def user_agent(config: Config) -> str:
     """kg's User-Agent: name, version, project URL and the contact (KG_CONTACT_EMAIL)."""
-    try:
-        from importlib.metadata import version
+    from importlib.metadata import PackageNotFoundError, version
 
+    try:
         release = version("kg")
-    except Exception:  # not installed: running from a checkout
+    except PackageNotFoundError:  # not installed: running from a checkout
         release = "0"
     contact = f"; mailto:{config.contact_email}" if config.contact_email else ""
     return f"kg/{release} (researcher-profile knowledge graph; kg fetch{contact})"
@@ -214,6 +214,9 @@ class Client:
             raise Transient(f"no answer within {timeout:.0f} s (KG_FETCH_TIMEOUT)") from None
         except requests.ConnectionError as error:
             raise Transient(f"cannot connect ({_reason(error)})") from None
+        except requests.RequestException as error:  # a redirect to another scheme, a malformed URL
+            raise SourceUnreachable(f"{where}: cannot be fetched ({_reason(error)}); check the base URL setting of "
+                                    f"{source} (KG_{source.upper()}_API)") from None
         with raw:
             headers = {k.lower(): v for k, v in raw.headers.items()}
             self._observe(source, headers)

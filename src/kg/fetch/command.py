@@ -47,6 +47,12 @@ def _clear() -> None:
         sys.stderr.flush()
 
 
+def _say(line: str) -> None:
+    """Print a line on stdout, clearing the progress line first."""
+    _clear()
+    click.echo(line)
+
+
 def _targets(identifiers: tuple[str, ...], profiles: tuple[Path, ...]) -> list[Target]:
     """The targets named, each once, in order."""
     found: list[Target] = []
@@ -104,7 +110,7 @@ def _fetch(config: Config, identifiers: tuple[str, ...], profiles: tuple[Path, .
     if not targets:
         raise BadIdentifier("name identifiers to fetch (e.g. kg fetch orcid:0000-0002-1825-0097), or --profile "
                             "FILE, or --refresh")
-    outcome = fetch(config, targets, report=click.echo, progress=progress, dois=dois)
+    outcome = fetch(config, targets, report=_say, progress=progress, dois=dois)
     _clear()
     resumed = f"; {outcome.skipped} already written by the interrupted run were skipped" if outcome.skipped else ""
     click.echo(f"fetched {len(outcome.written)} records for {len(targets)} identifiers in {outcome.requests} "
@@ -120,7 +126,7 @@ def _refresh(config: Config, identifiers: tuple[str, ...], profiles: tuple[Path,
         raise BadIdentifier("--refresh fetches again what kg fetch wrote; give it no identifiers (use --older-than "
                             "to choose by age)")
     age = parse_age(older_than) if older_than is not None else None
-    result = refresh(config, age, report=click.echo, progress=progress)
+    result = refresh(config, age, report=_say, progress=progress)
     _clear()
     click.echo(f"refreshed: {len(result.changed)} changed, {result.unchanged} unchanged, {len(result.gone)} gone, "
                f"{result.not_due} fetched more recently than --older-than")

@@ -54,3 +54,9 @@ def test_no_import_cycles() -> None:
     cycles = [(a, b) for a in sorted(graph.modules) for b in graph.find_modules_directly_imported_by(a)
               if b != a and graph.chain_exists(importer=b, imported=a)]
     assert cycles == []
+
+
+def test_builds_imports_queries_and_the_server_never_load_kg_fetch() -> None:
+    """Only an explicit kg fetch reaches the network: the rest of kg does not even load the code that could."""
+    loaded = modules_after("import kg.pipeline, kg.importers, kg.importers.command, kg.query.worker, kg.server")
+    assert not [m for m in loaded if m == "kg.fetch" or m.startswith("kg.fetch.")]

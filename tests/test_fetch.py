@@ -297,3 +297,15 @@ def test_kg_import_of_an_identifier_fetches_then_drafts_the_profile(apis: Apis, 
     assert code == 2 and "a ROR record is an organisation" in err
     code, _, err = kg(apis, "import", str(tmp_path / "missing.txt"))
     assert code == 2 and "does not exist" in err
+
+
+def test_a_bulk_answer_writes_only_the_works_asked_for(apis: Apis, tmp_path: Path) -> None:
+    bulk = json.loads(fixture(f"orcid_bulk_{J}.json"))
+    bulk["bulk"][1]["work"]["put-code"] = "../../../escaped"
+    bulk["bulk"].append({"error": {"response-code": 404, "developer-message": "Not found: put-code 1005"}})
+    apis.route(f"/orcid/v3.0/{J}/works/1001,1003,1005", Reply(200, json.dumps(bulk).encode()))
+    code, out, err = kg(apis, "fetch", f"orcid:{J}", "--data", str(tmp_path))
+    assert code == 0, err
+    assert out.count("ORCID answered an error or an unasked work") == 2
+    assert sorted(p.name for p in (tmp_path / "records" / "orcid" / J).iterdir()) == ["1001.json", "1005.json"]
+    assert not list(tmp_path.parent.glob("escaped*")) and not list(tmp_path.rglob("escaped*"))

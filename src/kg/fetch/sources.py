@@ -118,9 +118,9 @@ def orcid(fetcher: Fetcher, target: Target) -> None:
             raise _missing(target, url, "the record changed while it was read; run kg fetch again")
         for item in _dig(parse_json(response.body), "bulk") or []:
             work = item.get("work") if isinstance(item, dict) else None
-            code = _dig(work, "put-code")
-            if code is None:
-                fetcher.note(f"warning: {shown(url)}: ORCID answered an error for one work: "
+            code = str(_dig(work, "put-code"))
+            if code not in chunk:  # an error entry, or a put-code not asked for (never a file name from elsewhere)
+                fetcher.note(f"warning: {shown(url)}: ORCID answered an error or an unasked work: "
                              f"{json.dumps(item)[:200]}; it is left out")
                 continue
             body = json.dumps(work, indent=1, ensure_ascii=False).encode("utf-8")
@@ -146,7 +146,7 @@ def preferred_works(record: Any) -> list[str]:
     for group in _dig(record, "activities-summary", "works", "group") or _dig(record, "group") or []:
         summary = _dig(group, "work-summary", 0)
         code = _dig(summary, "put-code")
-        if code is None:
+        if not isinstance(code, int | str) or not str(code).isdigit():
             continue
         dois = set(_dois(group)) | set(_dois(summary))
         if dois & seen:

@@ -47,6 +47,9 @@ class Entry:
     via: str = ""  # the URL it actually came from, when that was a list (ORCID bulk works, OpenAlex pages)
 
 
+FIELDS = set(Entry.__dataclass_fields__)
+
+
 def _read_json(path: Path) -> Any:
     """A JSON file kg fetch wrote; a damaged one names the file and the fix."""
     try:
@@ -98,7 +101,9 @@ class Records:
         found = []
         for source in sources:
             for name, value in sorted(self.manifest(source).items()):
-                found.append(Entry(**{**value, "file": name, "source": source}))
+                if isinstance(value, dict) and not name.startswith("/") and ".." not in Path(name).parts:
+                    found.append(Entry(**{**{k: v for k, v in value.items() if k in FIELDS}, "file": name,
+                                          "source": source}))
         return found
 
     def flush(self) -> None:

@@ -48,6 +48,7 @@ class Entry:
 
 
 FIELDS = set(Entry.__dataclass_fields__)
+REQUIRED = FIELDS - {"via"}
 
 
 def _read_json(path: Path) -> Any:
@@ -101,9 +102,11 @@ class Records:
         found = []
         for source in sources:
             for name, value in sorted(self.manifest(source).items()):
-                if isinstance(value, dict) and not name.startswith("/") and ".." not in Path(name).parts:
-                    found.append(Entry(**{**{k: v for k, v in value.items() if k in FIELDS}, "file": name,
-                                          "source": source}))
+                if not isinstance(value, dict) or name.startswith("/") or ".." in Path(name).parts:
+                    continue
+                fields = {**{k: v for k, v in value.items() if k in FIELDS}, "file": name, "source": source}
+                if REQUIRED <= set(fields):  # a hand-edited entry without its URL cannot be refreshed
+                    found.append(Entry(**fields))
         return found
 
     def flush(self) -> None:

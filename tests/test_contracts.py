@@ -56,6 +56,19 @@ def test_no_import_cycles() -> None:
     assert cycles == []
 
 
+def test_every_blueprint_module_is_in_the_independence_contract() -> None:
+    """A new blueprint cannot slip past the contract that keeps blueprint modules from importing each other."""
+    import tomllib
+
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = settings["tool"]["importlinter"]["contracts"]
+    listed = {m for c in contracts if c["type"] == "independence" for m in c["modules"]}
+    server = ROOT / "src" / "kg" / "server"
+    blueprints = {"kg.server." + ".".join(path.relative_to(server).with_suffix("").parts)
+                  for path in server.rglob("*.py") if "Blueprint(" in path.read_text(encoding="utf-8")}
+    assert blueprints and blueprints <= listed, sorted(blueprints - listed)
+
+
 def test_builds_imports_queries_and_the_server_never_load_kg_fetch() -> None:
     """Only an explicit kg fetch reaches the network: the rest of kg does not even load the code that could."""
     loaded = modules_after("import kg.pipeline, kg.importers, kg.importers.command, kg.query.worker, kg.server")

@@ -309,3 +309,27 @@ def test_a_bulk_answer_writes_only_the_works_asked_for(apis: Apis, tmp_path: Pat
     assert out.count("ORCID answered an error or an unasked work") == 2
     assert sorted(p.name for p in (tmp_path / "records" / "orcid" / J).iterdir()) == ["1001.json", "1005.json"]
     assert not list(tmp_path.parent.glob("escaped*")) and not list(tmp_path.rglob("escaped*"))
+
+
+def test_a_long_works_list_goes_in_bulk_calls_of_at_most_100(apis: Apis, tmp_path: Path) -> None:
+    record = json.loads(fixture(f"orcid_record_{J}.json"))
+    template = record["activities-summary"]["works"]["group"][1]
+    work = json.loads(fixture(f"orcid_bulk_{J}.json"))["bulk"][1]["work"]
+    groups = []
+    for code in range(2000, 2250):
+        group = json.loads(json.dumps(template))
+        group["work-summary"][0]["put-code"] = code
+        for ids in (group["external-ids"], group["work-summary"][0]["external-ids"]):
+            ids["external-id"][0]["external-id-value"] = f"10.5555/kg-test-{code}"
+        groups.append(group)
+    record["activities-summary"]["works"]["group"] = groups
+    apis.route(f"/orcid/v3.0/{J}/record", Reply(200, json.dumps(record).encode()))
+    codes = [str(c) for c in range(2000, 2250)]
+    for chunk in (codes[:100], codes[100:200], codes[200:]):
+        bulk = {"bulk": [{"work": {**work, "put-code": int(c), "path": f"/{J}/work/{c}"}} for c in chunk]}
+        apis.route(f"/orcid/v3.0/{J}/works/{','.join(chunk)}", Reply(200, json.dumps(bulk).encode()))
+    code, out, err = kg(apis, "fetch", f"orcid:{J}", "--data", str(tmp_path))
+    assert code == 0, err
+    assert [len(p.rsplit("/", 1)[1].split(",")) for p in apis.paths()[1:]] == [100, 100, 50]
+    assert len(list((tmp_path / "records" / "orcid" / J).glob("*.json"))) == 250
+    assert "fetched 251 records for 1 identifiers in 4 requests" in out

@@ -333,3 +333,9 @@ def test_a_long_works_list_goes_in_bulk_calls_of_at_most_100(apis: Apis, tmp_pat
     assert [len(p.rsplit("/", 1)[1].split(",")) for p in apis.paths()[1:]] == [100, 100, 50]
     assert len(list((tmp_path / "records" / "orcid" / J).glob("*.json"))) == 250
     assert "fetched 251 records for 1 identifiers in 4 requests" in out
+
+
+def test_without_a_contact_kg_fetch_asks_for_one_and_still_fetches(apis: Apis, tmp_path: Path) -> None:
+    code, _, err = kg(apis, "fetch", "wikidata:Q44782775", "--data", str(tmp_path), KG_CONTACT_EMAIL="")
+    assert code == 0 and "note: KG_CONTACT_EMAIL is not set" in err
+    assert "mailto" not in apis.seen[0].headers["user-agent"]

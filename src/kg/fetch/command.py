@@ -78,6 +78,9 @@ def fetch_command(identifiers: tuple[str, ...], profiles: tuple[Path, ...], data
     """Run kg fetch; errors are one line on stderr and the error's exit code."""
     config = Config.from_env(data=data)
     progress = _progress()
+    if not config.contact_email:
+        click.echo("note: KG_CONTACT_EMAIL is not set; set it so that the sources can reach you (it goes in the "
+                   "User-Agent, and Crossref serves requests with a contact from its polite pool)", err=True)
     try:
         if again:
             _refresh(config, identifiers, profiles, older_than, dois, progress)

@@ -339,3 +339,17 @@ def test_without_a_contact_kg_fetch_asks_for_one_and_still_fetches(apis: Apis, t
     code, _, err = kg(apis, "fetch", "wikidata:Q44782775", "--data", str(tmp_path), KG_CONTACT_EMAIL="")
     assert code == 0 and "note: KG_CONTACT_EMAIL is not set" in err
     assert "mailto" not in apis.seen[0].headers["user-agent"]
+
+
+def test_refresh_covers_the_ror_records_kept_beside_the_records(apis: Apis, tmp_path: Path) -> None:
+    code, _, err = kg(apis, "fetch", "ror:05gq02987", "--data", str(tmp_path))
+    assert code == 0, err
+    changed = json.loads(fixture("ror_05gq02987.json"))
+    changed["links"].append({"type": "wikipedia", "value": "https://en.wikipedia.org/wiki/Brown_University"})
+    changed["admin"]["last_modified"]["date"] = "2026-11-20"
+    apis.route("/ror/v2/organizations/05gq02987", Reply(200, json.dumps(changed).encode()))
+    code, out, err = kg(apis, "fetch", "--refresh", "--data", str(tmp_path))
+    assert code == 0, err
+    assert f"changed: {tmp_path}/ror/05gq02987.json" in out and "kg build does not read them" in out
+    provenance = json.loads((tmp_path / "ror" / ".fetched.json").read_text(encoding="utf-8"))["records"]
+    assert provenance["05gq02987.json"]["modified"] == "2026-11-20"

@@ -293,6 +293,8 @@ def test_kg_import_of_an_identifier_fetches_then_drafts_the_profile(apis: Apis, 
     assert (data / "records" / "orcid" / J / "1003.json").is_file()
     assert "name: Josiah Carberry" in out and J in out
     assert "suggested file data/profiles/josiah-carberry.yaml" in err
+    code, out, err = kg(apis, "import", "https://www.wikidata.org/wiki/Q44782775", "--data", str(data))
+    assert code == 0 and "fetching wikidata:Q44782775" in err and "Wikidata" in err
     code, _, err = kg(apis, "import", "ror:05gq02987", "--data", str(data))
     assert code == 2 and "a ROR record is an organisation" in err
     code, _, err = kg(apis, "import", str(tmp_path / "missing.txt"))

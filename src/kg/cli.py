@@ -433,7 +433,7 @@ def with_identifiers(command: click.Command) -> click.Command:
         raise TypeError(f"kg {command.name} has no callback")
 
     def run(file: str, **options: Any) -> Any:
-        if not Path(file).exists() and re.match(r"^[a-z]+:[^/]", file, flags=re.I):
+        if not Path(file).exists() and re.match(r"^(?:[a-z]+:[^/]|https?://)", file, flags=re.I):
             try:
                 path = _fetch_for_import(file, options.get("data"))
             except KgError as exc:

@@ -355,3 +355,19 @@ def test_refresh_covers_the_ror_records_kept_beside_the_records(apis: Apis, tmp_
     assert f"changed: {tmp_path}/ror/05gq02987.json" in out and "kg build does not read them" in out
     provenance = json.loads((tmp_path / "ror" / ".fetched.json").read_text(encoding="utf-8"))["records"]
     assert provenance["05gq02987.json"]["modified"] == "2026-11-20"
+
+
+def test_refresh_asks_conditionally_and_a_304_is_unchanged(apis: Apis, tmp_path: Path) -> None:
+    apis.route("/wikidata/Q44782775.json", Reply(200, fixture("wikidata_Q44782775.json"), {
+        "ETag": '"rev-1"', "Last-Modified": "Mon, 02 Nov 2026 08:00:00 GMT"}))
+    code, _, err = kg(apis, "fetch", "wikidata:Q44782775", "--data", str(tmp_path))
+    assert code == 0, err
+    before = manifest(tmp_path, "wikidata")["Q44782775.json"]
+    assert before["etag"] == '"rev-1"' and before["http_modified"] == "Mon, 02 Nov 2026 08:00:00 GMT"
+    apis.route("/wikidata/Q44782775.json", Reply(304))
+    code, out, err = kg(apis, "fetch", "--refresh", "--data", str(tmp_path))
+    assert code == 0, err
+    assert apis.seen[-1].headers["if-none-match"] == '"rev-1"'
+    assert apis.seen[-1].headers["if-modified-since"] == "Mon, 02 Nov 2026 08:00:00 GMT"
+    assert "refreshed: 0 changed, 1 unchanged" in out
+    assert (tmp_path / "records" / "wikidata" / "Q44782775.json").read_bytes() == fixture("wikidata_Q44782775.json")

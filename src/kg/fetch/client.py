@@ -82,6 +82,13 @@ class TokenBucket:
                 self.burst = max(1, min(self.burst, int(rate)))
 
 
+def validators(response: Response | None) -> tuple[str, str]:
+    """A response's ETag and Last-Modified (empty when absent), kept for conditional requests."""
+    if response is None:
+        return "", ""
+    return response.headers.get("etag", ""), response.headers.get("last-modified", "")
+
+
 def user_agent(config: Config) -> str:
     """kg's User-Agent: name, version, project URL and the contact (KG_CONTACT_EMAIL)."""
     from importlib.metadata import PackageNotFoundError, version
@@ -163,15 +170,15 @@ class Client:
         return found
 
     def get(self, source: str, url: str, params: Mapping[str, str] | None = None, accept: str = "application/json",
-            check: Callable[[bytes], object] | None = None) -> Response:
-        """A GET's 2xx (accepted by check, else fetched again as cut off) or 404/410 response, retried politely."""
+            check: Callable[[bytes], object] | None = None, headers: Mapping[str, str] | None = None) -> Response:
+        """A GET's 2xx (accepted by check, else fetched again as cut off), 304, 404 or 410 answer, retried politely."""
         query = self.params(source, params)
         where = shown(url, query)
         retries = max(0, self.config.fetch_retries)
         for attempt in range(retries + 1):
             self.bucket(source).take()
             try:
-                response = self._once(source, url, query, accept, where)
+                response = self._once(source, url, query, {"Accept": accept, **(headers or {})}, where)
                 if 200 <= response.status < 300 and check is not None:
                     try:
                         check(response.body)
@@ -200,12 +207,13 @@ class Client:
             delay = min(limit, self.config.fetch_backoff * 2 ** attempt) * random.uniform(0.9, 1.1)
         self.sleep(delay)
 
-    def _once(self, source: str, url: str, query: Mapping[str, str], accept: str, where: str) -> Response:
+    def _once(self, source: str, url: str, query: Mapping[str, str], headers: Mapping[str, str],
+              where: str) -> Response:
         """One request, its body read whole within the size and time limits."""
         timeout = self.config.fetch_timeout
         self.requests += 1
         try:
-            raw = self.session.get(url, params=query, headers={"Accept": accept}, timeout=(timeout, timeout),
+            raw = self.session.get(url, params=query, headers=dict(headers), timeout=(timeout, timeout),
                                    stream=True, allow_redirects=True)
         except requests.TooManyRedirects:
             raise SourceUnreachable(f"{where}: more than {MAX_REDIRECTS} redirects; check the base URL setting of "
@@ -224,7 +232,7 @@ class Client:
                 wait = retry_after(headers.get("retry-after"))
                 raise Transient(f"HTTP {raw.status_code} {raw.reason}", wait)
             body = self._read(raw, where, timeout)
-        if raw.status_code >= 300 and raw.status_code not in (404, 410):
+        if raw.status_code >= 300 and raw.status_code not in (304, 404, 410):
             raise SourceUnreachable(f"{where}: HTTP {raw.status_code} {raw.reason}: {_excerpt(body)}"
                                     f"{_hint(source, raw.status_code)}")
         return Response(raw.url, raw.status_code, headers, body)

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..config import Config
-from .client import Client
+from .client import Client, Response, validators
 from .state import FLUSH_EVERY, Entry, Records, RunState
 from .targets import Target
 
@@ -50,9 +50,9 @@ class Fetcher:
         return finished
 
     def save(self, source: str, name: str, body: bytes, target: Target, url: str, modified: str | None,
-             via: str = "") -> None:
+             via: str = "", response: Response | None = None) -> None:
         """Write a record, note its provenance and that it is done; flush every FLUSH_EVERY files."""
-        entry = self.records.save(source, name, body, str(target), url, modified, via)
+        entry = self.records.save(source, name, body, str(target), url, modified, via, validators(response))
         self.state.mark(f"{source}/{name}")
         self.outcome.written.append(entry)
         self.touched.append((source, name))

@@ -24,7 +24,7 @@ from ..iris import Minter
 from ..mapping import map_corpus
 from ..model import Corpus
 from ..records import parse_record, record_slug
-from .client import Client
+from .client import Client, validators
 from .sources import modified, parse_json, xml_complete
 from .state import Entry, Records
 
@@ -113,7 +113,13 @@ def _one(config: Config, client: Client, records: Records, entry: Entry, result:
     check = xml_complete if entry.file.endswith(".xml") else parse_json
     accept = "application/xml" if entry.file.endswith(".xml") else (
         "application/vnd.orcid+json" if entry.source == "orcid" else "application/json")
-    response = client.get(entry.source, entry.url, accept=accept, check=check)
+    conditions = {"If-None-Match": entry.etag, "If-Modified-Since": entry.http_modified}
+    response = client.get(entry.source, entry.url, accept=accept, check=check,
+                          headers={k: v for k, v in conditions.items() if v and path.is_file()})
+    if response.status == 304:  # the source says nothing changed, without sending the record again
+        result.unchanged += 1
+        records.touch(entry)
+        return
     if response.status != 200:
         result.gone.append(str(path))
         report(f"gone: {path}: {entry.url} now answers {response.status}; the file is kept as it was (delete it "
@@ -121,13 +127,14 @@ def _one(config: Config, client: Client, records: Records, entry: Entry, result:
         return
     body = _normal(response.body, entry)
     old = path.read_bytes() if path.is_file() else None
+    kept = validators(response) if not entry.via else ("", "")
     if old == body:
         result.unchanged += 1
-        records.save(entry.source, entry.file, body, entry.identifier, entry.url, entry.modified, entry.via)
+        records.save(entry.source, entry.file, body, entry.identifier, entry.url, entry.modified, entry.via, kept)
         return
     document = parse_json(body) if check is parse_json else None
     records.save(entry.source, entry.file, body, entry.identifier, entry.url,
-                 modified(entry.source, document, response), entry.via)
+                 modified(entry.source, document, response), entry.via, kept)
     result.changed.append(str(path))
     report(f"changed: {path} ({entry.identifier}; fetched before at {entry.retrieved})")
     if entry.source == "ror":

@@ -108,7 +108,8 @@ def orcid(fetcher: Fetcher, target: Target) -> None:
         if response.status != 200:
             raise _missing(target, url, "check the iD (a deactivated or unclaimed iD has no public record)")
         record = parse_json(response.body)
-        fetcher.save("orcid", name, response.body, target, url, modified("orcid", record, response))
+        fetcher.save("orcid", name, response.body, target, url, modified("orcid", record, response),
+                     response=response)
     codes = [c for c in preferred_works(record) if not fetcher.done("orcid", f"{target.value}/{c}.json")]
     for start in range(0, len(codes), BULK):
         chunk = codes[start:start + BULK]
@@ -172,8 +173,8 @@ def openalex(fetcher: Fetcher, target: Target) -> None:
         response = fetcher.client.get("openalex", url, check=parse_json)
         if response.status != 200:
             raise _missing(target, url, "check the id (a merged OpenAlex id redirects; an unknown one does not)")
-        fetcher.save("openalex", name, response.body, target, url, modified("openalex", parse_json(response.body),
-                                                                               response))
+        fetcher.save("openalex", name, response.body, target, url,
+                     modified("openalex", parse_json(response.body), response), response=response)
     if kind == "authors":
         _openalex_works(fetcher, target, api)
 
@@ -224,7 +225,7 @@ def _single(fetcher: Fetcher, target: Target, source: str, name: str, url: str, 
             raise _missing(target, url, fix)
         return False
     document = parse_json(response.body) if check is parse_json else None
-    fetcher.save(source, name, response.body, target, url, modified(source, document, response))
+    fetcher.save(source, name, response.body, target, url, modified(source, document, response), response=response)
     return True
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,10 +45,12 @@ class Entry:
     modified: str | None
     sha256: str
     via: str = ""  # the URL it actually came from, when that was a list (ORCID bulk works, OpenAlex pages)
+    etag: str = ""  # the response's ETag and Last-Modified, for a conditional request on --refresh
+    http_modified: str = ""
 
 
 FIELDS = set(Entry.__dataclass_fields__)
-REQUIRED = FIELDS - {"via"}
+REQUIRED = FIELDS - {"via", "etag", "http_modified"}
 
 
 def _read_json(path: Path) -> Any:
@@ -87,13 +89,19 @@ class Records:
         return self.manifests[source]
 
     def save(self, source: str, name: str, body: bytes, identifier: str, url: str, modified: str | None,
-             via: str = "") -> Entry:
+             via: str = "", validators: tuple[str, str] = ("", "")) -> Entry:
         """Write one record atomically and note its provenance (flushed with flush())."""
         write_atomically(self.path(source, name), body)
-        entry = Entry(name, source, identifier, url, now_utc(), modified, hashlib.sha256(body).hexdigest(), via)
+        entry = Entry(name, source, identifier, url, now_utc(), modified, hashlib.sha256(body).hexdigest(), via,
+                      *validators)
         self.manifest(source)[name] = asdict(entry)
         self.dirty.add(source)
         return entry
+
+    def touch(self, entry: Entry) -> None:
+        """Note that a record was found unchanged now (its retrieval time), the file left as it is."""
+        self.manifest(entry.source)[entry.file] = asdict(replace(entry, retrieved=now_utc()))
+        self.dirty.add(entry.source)
 
     def entries(self) -> list[Entry]:
         """Every fetched file with its provenance, by source and file name."""

@@ -77,3 +77,9 @@ def test_every_blueprint_module_is_in_the_independence_contract() -> None:
     blueprints = {"kg.server." + ".".join(path.relative_to(server).with_suffix("").parts)
                   for path in server.rglob("*.py") if "Blueprint(" in path.read_text(encoding="utf-8")}
     assert blueprints and blueprints <= listed, sorted(blueprints - listed)
+
+
+def test_builds_imports_queries_and_the_server_never_load_kg_fetch() -> None:
+    """Only an explicit kg fetch reaches the network: the rest of kg does not even load the code that could."""
+    loaded = modules_after("import kg.pipeline, kg.importers, kg.importers.command, kg.query.worker, kg.server")
+    assert not [m for m in loaded if m == "kg.fetch" or m.startswith("kg.fetch.")]

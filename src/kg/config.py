@@ -63,6 +63,22 @@ class Config:
     write_memory_mb: int = field(default=2048, metadata={"help": "Megabytes one write may add to its worker process before it is stopped; nothing is changed, 503 (0: no limit)"})
     max_update_operations: int = field(default=64, metadata={"help": "Most operations (joined by ';') one SPARQL Update request may hold (413 beyond)"})
     max_update_triples: int = field(default=20_000, metadata={"help": "Most asserted triples one write may add and remove together (413 beyond; bulk changes belong in data/ and kg build)"})
+    contact_email: str = field(default="", metadata={"help": "Contact e-mail kg fetch sends in its User-Agent (and as Crossref's mailto, for the polite pool)"})
+    openalex_key: str = field(default="", repr=False, metadata={"help": "OpenAlex API key (api_key); kg fetch needs it for openalex: identifiers"})
+    orcid_api: str = field(default="https://pub.orcid.org/v3.0", metadata={"help": "Base URL of the ORCID public API v3.0 (kg fetch)"})
+    openalex_api: str = field(default="https://api.openalex.org", metadata={"help": "Base URL of the OpenAlex API (kg fetch)"})
+    dblp_api: str = field(default="https://dblp.org", metadata={"help": "Base URL of dblp (kg fetch reads /pid/{pid}.xml)"})
+    crossref_api: str = field(default="https://api.crossref.org", metadata={"help": "Base URL of the Crossref REST API (kg fetch)"})
+    datacite_api: str = field(default="https://api.datacite.org", metadata={"help": "Base URL of the DataCite REST API (kg fetch, for DOIs Crossref does not know)"})
+    wikidata_api: str = field(default="https://www.wikidata.org/wiki/Special:EntityData", metadata={"help": "Base URL of Wikidata's entity data (kg fetch reads /Q….json)"})
+    ror_api: str = field(default="https://api.ror.org/v2", metadata={"help": "Base URL of the ROR API v2 (kg fetch)"})
+    fetch_timeout: float = field(default=30.0, metadata={"help": "Seconds kg fetch waits to connect, and for the whole of one response"})
+    fetch_retries: int = field(default=5, metadata={"help": "Times kg fetch retries one request after a 429, a 5xx, a timeout or a cut-off body"})
+    fetch_backoff: float = field(default=1.0, metadata={"help": "Seconds kg fetch waits before its first retry; each further retry waits twice as long, up to KG_FETCH_MAX_WAIT"})
+    fetch_max_wait: float = field(default=120.0, metadata={"help": "Longest wait kg fetch accepts before a retry (backoff cap, and the longest Retry-After it honours)"})
+    fetch_max_bytes: int = field(default=32_000_000, metadata={"help": "Largest response kg fetch reads (as KG_MAX_RECORD_BYTES for the build)"})
+    orcid_rate: float = field(default=12.0, metadata={"help": "Requests per second kg fetch sends to the ORCID API (a token bucket)"})
+    orcid_burst: int = field(default=40, metadata={"help": "Requests kg fetch may send to the ORCID API at once before KG_ORCID_RATE applies"})
 
     @property
     def precedence(self) -> tuple[str, ...]:

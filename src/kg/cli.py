@@ -92,9 +92,12 @@ def _build(config: Config, reasoner: str = "rules", timings: bool = False) -> No
         click.echo(violation.text())
     for conflict in result.conflicts:
         click.echo(f"conflict: {conflict}")
+    for entity in result.quarantined:  # record entities left out of the graph (kept in quarantine.nq)
+        click.echo(entity.text())
     click.echo(f"violations: {len(result.report.errors)}, "
                f"warnings: {len(result.report.warnings) + len(result.warnings)}"
-               + (f", conflicts between sources: {len(result.conflicts)} (kg conflicts)" if result.conflicts else ""))
+               + (f", conflicts between sources: {len(result.conflicts)} (kg conflicts)" if result.conflicts else "")
+               + (f", quarantined record entities: {len(result.quarantined)}" if result.quarantined else ""))
     for line in result.changes.lines() if result.changes else ():  # what changed since the previous version
         click.echo(line)
 
@@ -128,18 +131,25 @@ def validate(data: Path | None, fmt: str) -> None:
 
     Example: kg validate --format json
     """
-    from .pipeline import check_data
+    from .pipeline import screen_data
 
-    report, warnings = check_data(Config.from_env(data=data))
+    screened, warnings = screen_data(Config.from_env(data=data))
+    report = screened.report
     if fmt == "turtle":
         click.echo(report.turtle())
     elif fmt == "json":
-        click.echo(json.dumps({**report.as_json(), "source_warnings": [str(w) for w in warnings]}, indent=2,
+        click.echo(json.dumps({**report.as_json(), "source_warnings": [str(w) for w in warnings],
+                               "quarantined": [q.as_json() for q in screened.quarantined]}, indent=2,
                               ensure_ascii=False))
     else:
         for warning in warnings:  # what kg build accepts with a warning (an organisation known only by name, ...)
             click.echo(str(warning))
+        for entity in screened.quarantined:  # what kg build leaves out of the graph
+            click.echo(entity.text())
         click.echo(report.text())
+        if screened.quarantined:
+            click.echo(f"Quarantined: {len(screened.quarantined)} record entities (listed first) that kg build "
+                       "leaves out of the graph.")
         if warnings:
             click.echo(f"Source data: {len(warnings)} warning{'s' if len(warnings) > 1 else ''} (listed first), "
                        "as kg build reports them.")
@@ -190,17 +200,23 @@ def conflicts(data: Path | None, fmt: str) -> None:
     Each line names the entity, the property and every value with the files that give it; the first value is
     the one the default graph shows (KG_SOURCE_PRECEDENCE). Example: kg conflicts --format json
     """
-    from .pipeline import read_linked
+    from .pipeline import read_linked, screen_data
 
-    found = read_linked(Config.from_env(data=data)).linking.conflicts
+    config = Config.from_env(data=data)
+    found = read_linked(config).linking.conflicts
+    quarantined = screen_data(config)[0].quarantined  # a record and the shapes disagree: left out of the graph
     if fmt == "json":
         click.echo(json.dumps([{"kind": c.kind, "id": c.slug, "label": c.label, "property": c.property,
                                 "values": [{"value": v, "sources": list(f)} for v, f in c.values]}
-                               for c in found], indent=2, ensure_ascii=False))
+                               for c in found] + [{"kind": "quarantined", **q.as_json()} for q in quarantined],
+                              indent=2, ensure_ascii=False))
         return
     for conflict in found:
         click.echo(str(conflict))
-    click.echo(f"conflicts: {len(found)}")
+    for entity in quarantined:
+        click.echo(entity.text())
+    click.echo(f"conflicts: {len(found)}" + (f", quarantined record entities: {len(quarantined)}" if quarantined
+                                             else ""))
 
 
 def display_width(text: str) -> int:

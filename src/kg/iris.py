@@ -144,6 +144,11 @@ class Minter:
         """The named graph of one downloaded record file (its slug)."""
         return self.graph(f"record/{name}")
 
+    def quarantine_graph(self, name: str) -> URIRef:
+        """The graph of what a build left out of one record's graph (its slug) for violating the shapes: written
+        beside the store (quarantine.nq), never served."""
+        return self.graph(f"quarantine/{name}")
+
     def system(self, system: str) -> URIRef:
         """The agent a record's system stands for: its home IRI, or a minted one for a system without one."""
         home = SYSTEMS.get(system, ("", ""))[1]
@@ -184,7 +189,7 @@ class Minter:
 
 def graph_kind(iri: str) -> str:
     """What a graph IRI minted by kg names, whatever the base: "inferred", "ontology", "reference", "edits",
-    "profile", "record", "retracted" or "changes" (a build's change record); "" for any other IRI.
+    "profile", "record", "quarantine", "retracted" or "changes" (a build's change record); "" for any other IRI.
 
     >>> graph_kind("https://kg.example.org/graph/profile/ada"), graph_kind("https://x.org/graph/inferred")
     ('profile', 'inferred')

@@ -20,6 +20,7 @@ from ..resolve import Resolution
 from .works import year_literal
 
 ARTICLE_TYPES = (SDO.ScholarlyArticle, BIBO.AcademicArticle)
+UNATTRIBUTED_TYPES = (SDO.CreativeWork, BIBO.Document, KG.UnattributedWork)  # no source names an author
 WORK_TYPES = {  # a record's work kind (lower-cased) to its classes beyond a scholarly work's
     "dataset": (SDO.Dataset,), "software": (SDO.SoftwareSourceCode,),
 }
@@ -73,7 +74,7 @@ class RecordMapper:
         self.add(node, RDF.type, SDO.Person)
         shown = self.linking.person_names.get(slug) or self.resolution.person_names.get(slug, written)
         preferred = self.linking.person_preferred.get(slug) == self.source
-        if preferred or written == shown:
+        if shown and (preferred or written == shown):  # a nameless person (an ORCID iD alone) fails the shapes
             self.add(node, SDO.name, Literal(shown))
         if written and written != shown:
             self.add(node, SDO.alternateName, Literal(written))
@@ -149,14 +150,16 @@ class RecordMapper:
         slug = self.linking.work(self.record, index)
         node = self.minter.work(slug)
         self.origins.setdefault(node, work.origin)
-        for rdf_type in ARTICLE_TYPES + WORK_TYPES.get((work.kind or "").lower(), ()):
-            self.add(node, RDF.type, rdf_type)
         self.same_as(node, work.ids)
         authors = [(self.linking.author(self.record, index, i), a) for i, a in enumerate(work.authors)]
-        if owner is not None and not work.authors_complete:
+        if owner is not None and not work.authors_complete and self.record.people[owner].name:
             owner_slug = self.linking.person(self.record, owner)
             if owner_slug not in {s for s, _ in authors}:
                 authors.append((owner_slug, RecordAuthor(self.record.people[owner].name, (), work.origin)))
+        unattributed = not authors and not self.linking.work_authors.get(slug)  # a reference entry, an editorial
+        for rdf_type in (UNATTRIBUTED_TYPES if unattributed else ARTICLE_TYPES) + WORK_TYPES.get(
+                (work.kind or "").lower(), ()):
+            self.add(node, RDF.type, rdf_type)
         people = [self.person_node(s, a.name, a.origin) for s, a in authors]
         for (_, author), person in zip(authors, people, strict=True):
             self.same_as(person, author.ids)
@@ -204,7 +207,8 @@ class RecordMapper:
             self.add(authorship, KG.equalContribution, Literal(False))
             if not complete and rank == len(people) and rank > len(work.authors):
                 self.add(authorship, KG.precededByElision, Literal(True))
-        self.add(node, KG.authorListComplete, Literal(complete and bool(work.authors)))
+        if people:
+            self.add(node, KG.authorListComplete, Literal(complete and bool(work.authors)))
 
     def venue(self, work: RecordWork) -> URIRef:
         """The venue series a work appeared in: a reference-data venue, or a periodical named here."""

@@ -19,7 +19,7 @@ from ..config import Config
 from ..duplicates import duplicate_errors, repeated_authors
 from ..edits import replay_edits, write_lock
 from ..errors import Location, SourceError, SourceErrors, ValidationFailed
-from ..iris import Minter
+from ..iris import Minter, graph_kind
 from ..linking import Conflict, Linking, link
 from ..mapping import MappedGraphs, map_corpus
 from ..mapping.cache import MapCache, MapStats, graph_digest, graph_size, map_corpus_cached
@@ -34,7 +34,7 @@ from ..store import OPTIMIZE_KEY, log_graphs, to_ox, write_store
 from ..turtle_files import load_turtle_dir
 from ..validation import ValidationReport, validate_graphs
 from .changes import PendingLog, pending_log
-from .checking import validate_build
+from .checking import validate_build, validate_full
 from .incremental import (
     BuildState,
     GraphChange,
@@ -47,6 +47,7 @@ from .incremental import (
     uses_equality,
     write_diff,
 )
+from .quarantine import Quarantined, Screened, screen, write_quarantine
 
 Progress = Callable[[str], None]
 
@@ -138,6 +139,14 @@ def check_data(config: Config) -> tuple[ValidationReport, tuple[BuildWarning, ..
     return report, data.warnings
 
 
+def screen_data(config: Config) -> tuple[Screened, tuple[BuildWarning, ...]]:
+    """check_data as kg build decides: record entities that violate the shapes quarantined, the rest validated."""
+    data, mapped = _map_linked(config)
+    shapes, ontology = load_turtle_dir(config.shapes), load_turtle_dir(config.ontology)
+    report = validate_graphs(mapped, shapes, ontology)
+    return screen(mapped, report, Minter(config.base), lambda m: validate_graphs(m, shapes, ontology)), data.warnings
+
+
 @dataclass
 class BuildResult:
     """What a build produced."""
@@ -149,6 +158,7 @@ class BuildResult:
     warnings: tuple[BuildWarning, ...] = ()  # source-data warnings (kg.resolve); SHACL warnings are in report
     conflicts: tuple[Conflict, ...] = ()  # where downloaded records and profiles disagree (kg.linking)
     changes: Any = None  # what changed since the previous version (kg.changes.BuildChanges); None when remote
+    quarantined: tuple[Quarantined, ...] = ()  # record entities left out for violating the shapes
 
 
 def peak_memory_mb() -> float:
@@ -187,12 +197,19 @@ def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildRes
     ids = {str(iri): stats.content_ids[iri] if graph is raw.graphs.get(iri) and iri in stats.content_ids
            else graph_digest(graph) for iri, graph in mapped.graphs.items()}
     state = BuildState("", uuid.uuid4().hex, config.base, graph_digest(ontology), reasoner, ids, {})
-    report, how = validate_build(config, mapped, load_turtle_dir(config.shapes), ontology, state, folder)
-    stage("validate", how)
+    shapes = load_turtle_dir(config.shapes)
+    report, how = validate_build(config, mapped, shapes, ontology, state, folder)
+    screened = screen(mapped, report, Minter(config.base),
+                      lambda m: validate_full(config, m, shapes, ontology, _regraphed(state, ids, m)))
+    mapped, report = screened.mapped, screened.report
+    stage("validate", how + (f", {len(screened.quarantined)} record entities quarantined"
+                             if screened.quarantined else ""))
     if not report.passes:
         raise ValidationFailed(report)
+    metadata_quarantine = [q.as_json() for q in screened.quarantined]
     metadata: dict[str, object] = {"base": config.base, "profiles": len(corpus.profiles), "build_id": state.build_id,
-                                   "sources": {str(k): v for k, v in sorted(mapped.sources.items())}, "graph_ids": ids}
+                                   "sources": {str(k): v for k, v in sorted(mapped.sources.items())}, "graph_ids": ids,
+                                   "quarantined": metadata_quarantine}
     log = pending_log(config, mapped, ids, state.build_id, started)  # kg.pipeline.changes: what changed
     written = _incremental(config, mapped, ontology, state, metadata, stage, log) if local else None
     if written is None:
@@ -201,8 +218,16 @@ def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildRes
     if local:
         save_state(folder, state)
         cache.prune()
+    write_quarantine(config.store.absolute().parent / "quarantine.nq", screened.held)
     return BuildResult(written[0], written[1], report, timings, warnings, tuple(data.linking.conflicts),
-                       log.changes if log else None)
+                       log.changes if log else None, screened.quarantined)
+
+
+def _regraphed(state: BuildState, ids: dict[str, str], mapped: MappedGraphs) -> BuildState:
+    """The build state with the content ids of the graphs a quarantine changed (ids is updated in place)."""
+    ids.update({str(iri): graph_digest(graph) for iri, graph in mapped.graphs.items()
+                if graph_kind(str(iri)) == "record"})
+    return state
 
 
 def _incremental(config: Config, mapped: MappedGraphs, ontology: Graph, state: BuildState, metadata: dict[str, object],

@@ -31,6 +31,8 @@ SYSTEMS = {  # the agent each downloaded record is attributed to (prov:wasAttrib
     "crossref": ("Crossref", "https://www.crossref.org/"),
     "datacite": ("DataCite", "https://datacite.org/"),
     "bibtex": ("a BibTeX file", ""),
+    "ris": ("a RIS file", ""),
+    "csl": ("a CSL-JSON file", ""),
 }
 KINDS = ("person", "organization", "work", "venue", "project", "role", "metric")
 

@@ -172,7 +172,8 @@ class RecordMapper:
         for (author_slug, _), person in zip(authors, people, strict=True):
             if author_slug in shown:
                 self.add(node, SDO.author, person)
-        self.add(node, SDO.alternateName, Literal(work.title))
+        if work.title:
+            self.add(node, SDO.alternateName, Literal(work.title))
         if work.year is not None:
             self.other_value(node, SDO.datePublished, year_literal(work.year))
         if work.venue:
@@ -181,8 +182,9 @@ class RecordMapper:
     def preferred_work(self, slug: str, node: URIRef, work: RecordWork,
                        authors: list[tuple[str, RecordAuthor]], people: list[URIRef]) -> None:
         """Title, year, venue and the ordered author list of a work this record is the preferred source of."""
-        self.add(node, SDO.name, Literal(work.title))
-        self.add(node, DCTERMS.title, Literal(work.title))
+        if work.title:  # an untitled work fails the shapes and is quarantined
+            self.add(node, SDO.name, Literal(work.title))
+            self.add(node, DCTERMS.title, Literal(work.title))
         if work.year is not None:
             self.add(node, SDO.datePublished, year_literal(work.year))
         self.add(node, SDO.creativeWorkStatus, Literal("Published"))

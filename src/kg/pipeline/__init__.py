@@ -68,6 +68,7 @@ class LinkedData:
     linking: Linking
     reference_sha: str
     repeated: tuple[BuildWarning, ...] = ()  # an author twice in one author list (kg.duplicates)
+    skipped: tuple[BuildWarning, ...] = ()  # files in data/records/ no reader recognises
 
     @property
     def warnings(self) -> tuple[BuildWarning, ...]:
@@ -76,7 +77,7 @@ class LinkedData:
                    for r in self.corpus.records for w in r.warnings]
         profiles = tuple(sorted(self.resolution.warnings + self.repeated,
                                 key=lambda w: (str(w.location.path), w.location.line or 0)))
-        return profiles + tuple(records) + tuple(self.linking.warnings)
+        return profiles + self.skipped + tuple(records) + tuple(self.linking.warnings)
 
 
 def read_linked(config: Config) -> LinkedData:
@@ -88,7 +89,7 @@ def read_linked(config: Config) -> LinkedData:
     except (SourceError, SourceErrors) as error:
         errors += error.errors if isinstance(error, SourceErrors) else [error]
     try:
-        records = read_records_dir(config.data)
+        records, skipped = read_records_dir(config.data)
     except SourceErrors as error:
         errors += error.errors
     if errors:
@@ -99,7 +100,8 @@ def read_linked(config: Config) -> LinkedData:
     if duplicates:
         raise SourceErrors(duplicates)
     linking = link(corpus, resolution, config.precedence)
-    return LinkedData(corpus, resolution, linking, _reference_sha(files), tuple(repeated_authors(corpus, resolution)))
+    return LinkedData(corpus, resolution, linking, _reference_sha(files), tuple(repeated_authors(corpus, resolution)),
+                      tuple(BuildWarning(Location(Path(w.origin.file)), w.message) for w in skipped))
 
 
 def map_data(config: Config) -> tuple[Corpus, MappedGraphs]:

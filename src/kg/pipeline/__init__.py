@@ -220,9 +220,15 @@ def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildRes
     if local:
         save_state(folder, state)
         cache.prune()
-    write_quarantine(config.store.absolute().parent / "quarantine.nq", screened.held)
+    write_quarantine(quarantine_file(config), screened.held)
     return BuildResult(written[0], written[1], report, timings, warnings, tuple(data.linking.conflicts),
                        log.changes if log else None, screened.quarantined)
+
+
+def quarantine_file(config: Config) -> Path:
+    """Where a build keeps what it quarantined, as N-Quads: beside the store (STORE.quarantine.nq)."""
+    store = config.store.absolute()
+    return store.with_name(f"{store.name}.quarantine.nq")
 
 
 def _regraphed(state: BuildState, ids: dict[str, str], mapped: MappedGraphs) -> BuildState:

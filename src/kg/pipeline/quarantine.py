@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from rdflib import BNode, Dataset, Graph, Literal, URIRef
+from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.term import Node
 
 from ..atomic_files import write_atomically
@@ -189,13 +189,10 @@ def write_quarantine(path: Path, held: dict[URIRef, Graph]) -> None:
     if not held:
         path.unlink(missing_ok=True)
         return
-    dataset = Dataset()
-    for iri, graph in sorted(held.items()):
-        target = dataset.graph(iri)
-        for triple in graph:
-            target.add(triple)
+    lines = [f"{line.removesuffix(' .')} <{iri}> .\n" for iri, graph in held.items()
+             for line in graph.serialize(format="nt").splitlines() if line.strip()]
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(path, "".join(sorted(dataset.serialize(format="nquads").splitlines(keepends=True))))
+    write_atomically(path, "".join(sorted(lines)))
 
 
 __all__ = ["FIX", "Quarantined", "Screened", "screen", "unit", "write_quarantine"]

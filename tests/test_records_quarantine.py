@@ -222,3 +222,28 @@ def test_a_ris_field_longer_than_the_limit_is_refused(tmp_path: Path, monkeypatc
     data = _data(tmp_path, {}, {"refs.ris": f"TY  - JOUR\nTI  - {'x' * 60}\nER  -\n"})
     with pytest.raises(SourceErrors, match=r"refs.ris:2: TI: a text of 60 characters"):
         build(Config(data=data, store=tmp_path / "store"))
+
+
+def test_a_nameless_orcid_person_and_their_works_are_modelled(tmp_path: Path) -> None:
+    if not SHARED.is_dir():
+        pytest.skip("../shared/linked-samples is not beside the repository")
+    record = json.loads((SHARED / "orcid_record-full-3.0.json").read_text(encoding="utf-8"))
+    record["person"]["name"] = None  # a private name: the record gives the iD only
+    data = _data(tmp_path, {}, {"orcid.json": json.dumps(record)})
+    config = Config(data=data, store=tmp_path / "store")
+    result = build(config)
+    assert result.report.passes and not result.quarantined
+    store = Store.open(config.store)
+    authors = _rows(store, """SELECT ?name ?written WHERE { ?w kg:authorship ?a . ?a kg:agent ?p ;
+        kg:nameAsWritten ?written . ?p schema:name ?name }""")
+    assert authors == [("ORCID iD 0000-0002-7319-2192", "ORCID iD 0000-0002-7319-2192")]
+
+
+def test_a_work_dated_outside_the_shapes_years_is_quarantined_alone(tmp_path: Path) -> None:
+    old = {**GOOD, "DOI": "10.1234/old", "title": ["An Old Work"], "published": {"date-parts": [[1850]]}}
+    data = _data(tmp_path, {}, {"works.json": _crossref(GOOD, old)})
+    result = build(Config(data=data, store=tmp_path / "store"))
+    assert [(q.node, q.place) for q in result.quarantined] == [
+        (f"{BASE}/id/work/an-old-work", f"{data}/records/works.json: message.items[1]")]
+    store = Store.open(tmp_path / "store")
+    assert _rows(store, "SELECT ?n WHERE { ?w a schema:ScholarlyArticle ; schema:name ?n }") == [("A Good Work",)]

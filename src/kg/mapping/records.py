@@ -67,12 +67,16 @@ class RecordMapper:
         self.add(cell, RDF.predicate, predicate)
         self.add(cell, RDF.value, value)
 
+    def shown_name(self, slug: str, written: str = "") -> str:
+        """The name the default graph shows for a person (the preferred source's, or a label such as 'ORCID iD …')."""
+        return self.linking.person_names.get(slug) or self.resolution.person_names.get(slug, written)
+
     def person_node(self, slug: str, written: str, origin: Origin) -> URIRef:
         """A person node: typed; named when this record is its preferred source or writes the shown name."""
         node = self.minter.person(slug)
         self.origins.setdefault(node, origin)
         self.add(node, RDF.type, SDO.Person)
-        shown = self.linking.person_names.get(slug) or self.resolution.person_names.get(slug, written)
+        shown = self.shown_name(slug, written)
         preferred = self.linking.person_preferred.get(slug) == self.source
         if shown and (preferred or written == shown):  # a nameless person (an ORCID iD alone) fails the shapes
             self.add(node, SDO.name, Literal(shown))
@@ -152,10 +156,11 @@ class RecordMapper:
         self.origins.setdefault(node, work.origin)
         self.same_as(node, work.ids)
         authors = [(self.linking.author(self.record, index, i), a) for i, a in enumerate(work.authors)]
-        if owner is not None and not work.authors_complete and self.record.people[owner].name:
+        if owner is not None and not work.authors_complete:
             owner_slug = self.linking.person(self.record, owner)
             if owner_slug not in {s for s, _ in authors}:
-                authors.append((owner_slug, RecordAuthor(self.record.people[owner].name, (), work.origin)))
+                written = self.record.people[owner].name or self.shown_name(owner_slug)  # 'ORCID iD …' if nameless
+                authors.append((owner_slug, RecordAuthor(written, (), work.origin)))
         unattributed = not authors and not self.linking.work_authors.get(slug)  # a reference entry, an editorial
         for rdf_type in (UNATTRIBUTED_TYPES if unattributed else ARTICLE_TYPES) + WORK_TYPES.get(
                 (work.kind or "").lower(), ()):

@@ -61,6 +61,13 @@ def reports_errors(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def _quarantined(entities: Any) -> str:
+    """Print each quarantined record entity; the count to end the summary line with (empty when none)."""
+    for entity in entities:
+        click.echo(entity.text())
+    return f", quarantined record entities: {len(entities)}" if entities else ""
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="kg")
 def main() -> None:
@@ -92,12 +99,10 @@ def _build(config: Config, reasoner: str = "rules", timings: bool = False) -> No
         click.echo(violation.text())
     for conflict in result.conflicts:
         click.echo(f"conflict: {conflict}")
-    for entity in result.quarantined:  # record entities left out of the graph (kept in quarantine.nq)
-        click.echo(entity.text())
     click.echo(f"violations: {len(result.report.errors)}, "
                f"warnings: {len(result.report.warnings) + len(result.warnings)}"
                + (f", conflicts between sources: {len(result.conflicts)} (kg conflicts)" if result.conflicts else "")
-               + (f", quarantined record entities: {len(result.quarantined)}" if result.quarantined else ""))
+               + _quarantined(result.quarantined))
     for line in result.changes.lines() if result.changes else ():  # what changed since the previous version
         click.echo(line)
 
@@ -144,12 +149,11 @@ def validate(data: Path | None, fmt: str) -> None:
     else:
         for warning in warnings:  # what kg build accepts with a warning (an organisation known only by name, ...)
             click.echo(str(warning))
-        for entity in screened.quarantined:  # what kg build leaves out of the graph
-            click.echo(entity.text())
+        counted = _quarantined(screened.quarantined)  # listed before the report of the rest
         click.echo(report.text())
-        if screened.quarantined:
-            click.echo(f"Quarantined: {len(screened.quarantined)} record entities (listed first) that kg build "
-                       "leaves out of the graph.")
+        if counted:
+            click.echo(f"Quarantined: {len(screened.quarantined)} record entities (listed first), left out by kg "
+                       "build.")
         if warnings:
             click.echo(f"Source data: {len(warnings)} warning{'s' if len(warnings) > 1 else ''} (listed first), "
                        "as kg build reports them.")
@@ -213,10 +217,7 @@ def conflicts(data: Path | None, fmt: str) -> None:
         return
     for conflict in found:
         click.echo(str(conflict))
-    for entity in quarantined:
-        click.echo(entity.text())
-    click.echo(f"conflicts: {len(found)}" + (f", quarantined record entities: {len(quarantined)}" if quarantined
-                                             else ""))
+    click.echo(f"conflicts: {len(found)}" + _quarantined(quarantined))
 
 
 def display_width(text: str) -> int:

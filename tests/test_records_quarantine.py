@@ -247,3 +247,49 @@ def test_a_work_dated_outside_the_shapes_years_is_quarantined_alone(tmp_path: Pa
         (f"{BASE}/id/work/an-old-work", f"{data}/records/works.json: message.items[1]")]
     store = Store.open(tmp_path / "store")
     assert _rows(store, "SELECT ?n WHERE { ?w a schema:ScholarlyArticle ; schema:name ?n }") == [("A Good Work",)]
+
+
+CASCADE = """\
+@prefix schema: <http://schema.org/> . @prefix bibo: <http://purl.org/ontology/bibo/> .
+@prefix kg: <https://kg.example.org/ontology#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+@prefix id: <https://kg.example.org/id/> .
+id:person\\/nobody a schema:Person ; schema:name "" .
+id:person\\/ann a schema:Person ; schema:name "Ann" .
+id:work\\/w a schema:ScholarlyArticle , bibo:AcademicArticle ; schema:name "W" ; schema:author id:person\\/nobody ;
+    bibo:authorList ( id:person\\/nobody ) ; kg:authorship id:work\\/w\\/authorship\\/1 ; kg:authorListComplete true ;
+    schema:isPartOf id:venue\\/j .
+id:work\\/w\\/authorship\\/1 a kg:Authorship ; kg:agent id:person\\/nobody ; kg:rank 1 ; kg:nameAsWritten "N" ;
+    kg:equalContribution false .
+id:work\\/v a schema:ScholarlyArticle , bibo:AcademicArticle ; schema:name "V" ; schema:author id:person\\/ann ;
+    bibo:authorList ( id:person\\/ann ) ; kg:authorship id:work\\/v\\/authorship\\/1 ; kg:authorListComplete true ;
+    schema:isPartOf id:venue\\/j .
+id:work\\/v\\/authorship\\/1 a kg:Authorship ; kg:agent id:person\\/ann ; kg:rank 1 ; kg:nameAsWritten "Ann" ;
+    kg:equalContribution false .
+id:venue\\/j a schema:Periodical ; schema:name "J" .
+"""
+
+
+def test_quarantine_cascades_to_what_pointed_at_a_removed_entity_and_leaves_nothing_dangling() -> None:
+    from rdflib import Graph, URIRef
+
+    from kg.iris import Minter
+    from kg.mapping import MappedGraphs
+    from kg.pipeline.quarantine import screen
+    from kg.turtle_files import load_turtle_dir
+    from kg.validation import validate_graphs
+
+    root = Path(__file__).parents[1]
+    shapes, ontology = load_turtle_dir(root / "shapes"), load_turtle_dir(root / "ontology")
+    graph_iri = URIRef(f"{BASE}/graph/record/works-json")
+    mapped = MappedGraphs({graph_iri: Graph().parse(data=CASCADE, format="turtle")}, {}, {graph_iri: "works.json"})
+    screened = screen(mapped, validate_graphs(mapped, shapes, ontology), Minter(BASE),
+                      lambda m: validate_graphs(m, shapes, ontology))
+    assert screened.report.passes
+    assert [q.node for q in screened.quarantined] == [f"{BASE}/id/person/nobody", f"{BASE}/id/work/w"]
+    kept = screened.mapped.graphs[graph_iri]
+    assert {str(s) for s in kept.subjects() if isinstance(s, URIRef)} == {
+        f"{BASE}/id/person/ann", f"{BASE}/id/work/v", f"{BASE}/id/work/v/authorship/1", f"{BASE}/id/venue/j"}
+    subjects = set(kept.subjects())
+    assert all(o in subjects or not str(o).startswith(f"{BASE}/id/") for o in kept.objects()), "nothing dangles"
+    held = screened.held[URIRef(f"{BASE}/graph/quarantine/works-json")]
+    assert len(held) + len(kept) == len(mapped.graphs[graph_iri])

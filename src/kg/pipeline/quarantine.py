@@ -113,10 +113,12 @@ def _remove(mapped: MappedGraphs, targets: dict[str, list[Violation]], minter: M
     graphs = dict(mapped.graphs)
     removed: set[Node] = set()
     entries = []
-    for focus, violations in targets.items():
+    for focus, violations in sorted(targets.items()):  # an entity before the nodes minted under it
         for iri in holders.get(focus, []):
             graph = graphs[iri] = _copy(graphs[iri]) if graphs[iri] is mapped.graphs[iri] else graphs[iri]
-            root = next(s for s in graph.subjects() if str(s) == focus)
+            root = next((s for s in graph.subjects() if str(s) == focus), None)
+            if root is None:
+                continue  # already left out with another entity's unit (a work's authorship)
             members = unit(graph, root, minter)
             kept = kept_in(held, iri, minter)
             count = 0

@@ -293,3 +293,22 @@ def test_quarantine_cascades_to_what_pointed_at_a_removed_entity_and_leaves_noth
     assert all(o in subjects or not str(o).startswith(f"{BASE}/id/") for o in kept.objects()), "nothing dangles"
     held = screened.held[URIRef(f"{BASE}/graph/quarantine/works-json")]
     assert len(held) + len(kept) == len(mapped.graphs[graph_iri])
+
+
+def test_ris_authors_past_the_limit_are_cut_with_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kg.records import parse_record
+
+    monkeypatch.setenv("KG_MAX_AUTHORS", "2")
+    text = "TY  - JOUR\nTI  - Many\nAU  - A, Ann\nAU  - B, Bo\nAU  - C, Cy\nPY  - 2020\nER  -\n"
+    record = parse_record(text.encode(), "records/refs.ris")
+    (work,) = record.works
+    assert [a.name for a in work.authors] == ["Ann A", "Bo B"] and not work.authors_complete
+    assert any("3 authors, more than the limit of 2" in w.message for w in record.warnings)
+
+
+def test_an_untitled_csl_item_first_in_the_list_is_still_csl_json() -> None:
+    from kg.records import parse_record
+
+    items = [{"type": "article-journal", "issued": {"date-parts": [[2020]]}}, {"type": "book", "title": "B"}]
+    record = parse_record(json.dumps(items).encode(), "records/items.json")
+    assert record.format == "CSL-JSON" and [w.title for w in record.works] == ["", "B"]

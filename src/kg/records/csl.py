@@ -20,10 +20,13 @@ KINDS = {"dataset": "dataset", "software": "software"}
 
 
 def is_csl(document: Any) -> bool:
-    """A JSON array whose first item has a CSL `type` and a text `title` (Crossref's titles are lists)."""
+    """A JSON array whose first item has a CSL `type` and a text `title`, or no title but CSL's `issued` (Crossref's
+    titles are lists, and its items carry a `member`)."""
     if not isinstance(document, list) or not document or not isinstance(document[0], dict):
         return False
-    return isinstance(document[0].get("type"), str) and isinstance(document[0].get("title"), str)
+    first = document[0]
+    titled = isinstance(first.get("title"), str) or ("title" not in first and "issued" in first)
+    return isinstance(first.get("type"), str) and titled and "member" not in first
 
 
 def _malformed(reader: RecordReader, path: FieldPath, why: str) -> SourceError:

@@ -147,8 +147,7 @@ class Minter:
         return self.graph(f"record/{name}")
 
     def quarantine_graph(self, name: str) -> URIRef:
-        """The graph of what a build left out of one record's graph (its slug) for violating the shapes: written
-        beside the store (quarantine.nq), never served."""
+        """The graph of what a build quarantined from one record's graph (its slug); kept beside the store."""
         return self.graph(f"quarantine/{name}")
 
     def system(self, system: str) -> URIRef:

@@ -169,8 +169,7 @@ def _copy(graph: Graph) -> Graph:
 
 def screen(mapped: MappedGraphs, report: ValidationReport, minter: Minter,
            revalidate: Callable[[MappedGraphs], ValidationReport]) -> Screened:
-    """Quarantine the record entities the report's violations fall on, re-validating until the rest passes; a
-    violation no record graph can account for stops there (the returned report does not pass)."""
+    """Quarantine the record entities violations fall on, re-validating until the rest passes or a curated one fails."""
     result = Screened(mapped, report)
     for _ in range(MAX_ROUNDS):
         if result.report.passes:

@@ -125,8 +125,7 @@ def record_slug(record: Record) -> str:
 
 
 def read_records_dir(root: Path, display_root: str = "") -> tuple[tuple[Record, ...], tuple[RecordWarning, ...]]:
-    """Every record under root/records/ (sorted), and a warning for each file no reader recognises; all files'
-    errors are reported together."""
+    """Every record under root/records/ (sorted) and a warning per file no reader takes; errors reported together."""
     records: list[Record] = []
     skipped, errors = list(unread_files(root, display_root)), []
     shown = display_root or str(root)  # as the caller wrote it, like data/ files

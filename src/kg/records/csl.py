@@ -20,8 +20,7 @@ KINDS = {"dataset": "dataset", "software": "software"}
 
 
 def is_csl(document: Any) -> bool:
-    """A JSON array whose first item has a CSL `type` and a text `title`, or no title but CSL's `issued` (Crossref's
-    titles are lists, and its items carry a `member`)."""
+    """A JSON array whose first item has a CSL `type` and a text `title` (or `issued`), not a Crossref `member`."""
     if not isinstance(document, list) or not document or not isinstance(document[0], dict):
         return False
     first = document[0]

@@ -6,7 +6,7 @@ Three measurements over one built store, side by side in one run:
    this process, on the same store version, alternated, medians: the gap is the engine build's, not kg's.
 2. Term decoding: N rows of two IRIs (``?w schema:author ?a``) counted in the engine, iterated without touching a
    term, and iterated reading both: pyoxigraph decodes every term of a solution as it yields it.
-3. The most prolific person's page: the store queries its prefetch makes (kg.server.prefetch), each run to count
+3. The most prolific person's page: the store queries its prefetch makes (kg.server.pages.prefetch), each run to count
    its rows and run to iterate them, so the reads alone can be compared with the page's 10 ms target.
 
     PYTHONPATH=src python benchmarks/engine_floor.py --store /tmp/kg-http-bench/1000000/data/store

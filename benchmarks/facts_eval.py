@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from kg.importers.entries import degree_parts  # noqa: E402
 from kg.importers.venues import Reference  # noqa: E402
-from kg.resolve import normalize_name  # noqa: E402
+from kg.resolution import normalize_name  # noqa: E402
 from kg.sources import parse_yaml  # noqa: E402
 
 FACT_FIELDS = ["title", "authors in order", "venue", "year", "publication (all four)", "positions", "degrees"]

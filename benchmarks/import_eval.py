@@ -39,7 +39,7 @@ from kg.importers.venues import Reference  # noqa: E402
 from kg.importers.writer import data_of  # noqa: E402
 from kg.model import Profile  # noqa: E402
 from kg.parsing import parse_profile  # noqa: E402
-from kg.resolve import normalize_name  # noqa: E402
+from kg.resolution import normalize_name  # noqa: E402
 from kg.sources import parse_yaml  # noqa: E402
 
 INPUT_SUFFIXES = (".txt", ".html", ".htm", ".bib")

@@ -24,7 +24,7 @@ from kg.importers.markup import text_lines  # noqa: E402
 from kg.importers.pubs import YEAR_HEADING, is_subheading  # noqa: E402
 from kg.importers.records import Line  # noqa: E402
 from kg.importers.sections import PUBLICATIONS, split_sections  # noqa: E402
-from kg.resolve import normalize_name  # noqa: E402
+from kg.resolution import normalize_name  # noqa: E402
 
 Labelled = list[tuple[str, str]]
 _DATE_ONLY = re.compile(r"(?:(?:published|date|year)\s*:?\s*)?(?:\w{3,9}\.?\s+)?(?:\d{1,2},?\s+)?(?:19|20)\d\d"

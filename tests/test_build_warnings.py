@@ -13,7 +13,7 @@ from kg.config import Config
 from kg.errors import SourceErrors
 from kg.parsing import parse_corpus
 from kg.pipeline import build
-from kg.resolve import resolve
+from kg.resolution import resolve
 from kg.sources import read_data_dir
 from kg.store import Store
 

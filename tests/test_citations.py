@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from kg.config import Config
 from kg.server import create_app
-from kg.server.citations import bibtex, citation_key
+from kg.server.pages.citations import bibtex, citation_key
 
 from .conftest import REPO_DATA
 

@@ -1,4 +1,4 @@
-"""gzip content-coding (kg.server.compression): same bytes once decompressed, Vary and ETag right, kept apart
+"""gzip content-coding (kg.server.layers.compression): same bytes once decompressed, Vary and ETag right, kept apart
 from identity answers in the response cache, streamed for large or unsized bodies, and never where not asked."""
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ import pytest
 from flask import Flask
 
 from kg.config import Config
-from kg.server import compression, create_app
-from kg.server.compression import Compression
+from kg.server import create_app
+from kg.server.layers import compression
+from kg.server.layers.compression import Compression
 
 from .conftest import REPO_DATA
 from .test_response_cache import counting_views

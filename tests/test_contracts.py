@@ -54,3 +54,16 @@ def test_no_import_cycles() -> None:
     cycles = [(a, b) for a in sorted(graph.modules) for b in graph.find_modules_directly_imported_by(a)
               if b != a and graph.chain_exists(importer=b, imported=a)]
     assert cycles == []
+
+
+def test_every_blueprint_module_is_in_the_independence_contract() -> None:
+    """A new blueprint cannot slip past the contract that keeps blueprint modules from importing each other."""
+    import tomllib
+
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = settings["tool"]["importlinter"]["contracts"]
+    listed = {m for c in contracts if c["type"] == "independence" for m in c["modules"]}
+    server = ROOT / "src" / "kg" / "server"
+    blueprints = {"kg.server." + ".".join(path.relative_to(server).with_suffix("").parts)
+                  for path in server.rglob("*.py") if "Blueprint(" in path.read_text(encoding="utf-8")}
+    assert blueprints and blueprints <= listed, sorted(blueprints - listed)

@@ -325,6 +325,6 @@ def test_http_repeated_parameter_format_and_budget(client: FlaskClient, monkeypa
     assert twice.status_code == 400 and "parameter s given 2 times" in twice.get_data(as_text=True)
     assert client.get(_explain_url(ZIHENG, "a", "foaf:Person", format="png")).status_code == 406
     assert client.get(_explain_url(ZIHENG, "a", "foaf:Person"), headers={"Accept": "image/png"}).status_code == 406
-    monkeypatch.setattr("kg.server.explain.EXPLAIN_LIMIT", 2)
+    monkeypatch.setattr("kg.server.pages.explain.EXPLAIN_LIMIT", 2)
     bounded = client.get(_explain_url(ZIHENG, "a", "foaf:Person"), headers={"Accept": "application/json"})
     assert bounded.status_code == 400 and "more than 2" in bounded.get_json()["message"]

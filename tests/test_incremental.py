@@ -20,7 +20,7 @@ from kg.mapping.cache import MapCache, answers_match, map_corpus_cached
 from kg.namespaces import OWL, RDF, SDO
 from kg.parsing import parse_corpus
 from kg.pipeline import BuildResult, build, build_cache
-from kg.resolve import resolve
+from kg.resolution import resolve
 from kg.sources import read_data_dir
 from kg.store import Store
 
@@ -168,7 +168,7 @@ def _reference_sha(files: Any) -> str:
 
 
 def _normal(text: str) -> str:
-    from kg.resolve import normalize_name
+    from kg.resolution import normalize_name
 
     return normalize_name(text)
 

@@ -1,4 +1,4 @@
-"""Form decoding of protocol requests (kg.server.operation): the same pairs and errors as urllib's parse_qsl."""
+"""Form decoding of protocol requests (kg.server.sparql.operation): the same pairs and errors as urllib's parse_qsl."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from urllib.parse import parse_qsl, quote
 import pytest
 
 from kg.errors import BadQuery
-from kg.server.operation import MAX_FIELDS, form_pairs, parse_params
+from kg.server.sparql.operation import MAX_FIELDS, form_pairs, parse_params
 
 PIECES = ["%", "+", "\\", "x", "4", "1", "A", "f", "g", "é", "€", " ", "%2", "%4", "%C3%A9", "%E2%82%AC", "%FF",
           "\\x41", "\\\\", "&", "=", "%25", "%2B", "%26", "%3D", "%5C", "%5Cx41", "%00", "%0A", "\n"]

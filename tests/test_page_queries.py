@@ -1,4 +1,4 @@
-"""Uncached pages ask the store a handful of queries (kg.server.prefetch) and render what the lazy path renders."""
+"""Uncached pages ask the store a handful of queries (kg.server.pages.prefetch) and render as the lazy path renders."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import pytest
 from flask import Flask, url_for
 
 from kg.config import Config
-from kg.server import create_app, pages
+from kg.server import create_app
+from kg.server.pages import linked as pages
 
 from .conftest import REPO_DATA, count_store_calls
 
@@ -75,8 +76,8 @@ def test_prefetch_query_keeps_iris_that_look_like_variables() -> None:
     import pyoxigraph as ox
     from rdflib import Graph, Literal, URIRef
 
-    from kg.server.prefetch import Branch, record, run
-    from kg.server.resources import Reader
+    from kg.server.pages.prefetch import Branch, record, run
+    from kg.server.pages.resources import Reader
     from kg.store import Store
 
     odd, name = "https://example.org/search?s=ada", "http://schema.org/name"

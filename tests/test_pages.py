@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from rdflib import RDF, RDFS, BNode, Graph, Literal, URIRef
 
 from kg.config import PROJECT_ROOT
-from kg.server.query_page import EXAMPLES, PREFIX_BLOCK, render_results_html
+from kg.server.sparql.query_page import EXAMPLES, PREFIX_BLOCK, render_results_html
 
 from .conftest import assert_isomorphic
 
@@ -166,7 +166,7 @@ def test_data_without_extension_negotiates(client: FlaskClient) -> None:
 
 def test_every_minted_iri_dereferences_to_turtle(client: FlaskClient, store) -> None:  # type: ignore[no-untyped-def]
     """`curl -L -H 'Accept: text/turtle'` on any minted IRI returns parseable Turtle about it."""
-    from kg.server.resources import minted_iris
+    from kg.server.pages.resources import minted_iris
 
     iris = list(minted_iris(store, BASE))
     assert len(iris) > 300

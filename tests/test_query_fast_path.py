@@ -1,4 +1,4 @@
-"""Plain query GETs answered before Flask (kg.server.querypath): the view's exact answer, errors rendered by it."""
+"""Plain query GETs answered before Flask (kg.server.layers.querypath): the view's exact answer, its errors."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from werkzeug.test import Client, TestResponse
 
 from kg.config import Config
 from kg.server import create_app
-from kg.server.compression import Compression
-from kg.server.handle import EXTENSION
-from kg.server.querypath import QueryFastPath
+from kg.server.floor.handle import EXTENSION
+from kg.server.layers.compression import Compression
+from kg.server.layers.querypath import QueryFastPath
 
 from .conftest import REPO_DATA, assert_isomorphic
 

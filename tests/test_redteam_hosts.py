@@ -28,7 +28,7 @@ from click.testing import CliRunner
 from kg.cli import main
 from kg.config import Config
 from kg.errors import SettingError
-from kg.server.hosts import PublicHosts
+from kg.server.layers.hosts import PublicHosts
 
 from . import server_process
 from .repo_data import copy_site

@@ -312,7 +312,7 @@ def test_the_query_checks_are_linear(text: str) -> None:
 
 
 def test_a_dot_does_not_hide_service() -> None:
-    from kg.server.updates import check_update
+    from kg.server.sparql.updates import check_update
     from kg.sparql_text import check_query
 
     with pytest.raises(BadQuery, match="SERVICE"):

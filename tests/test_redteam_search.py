@@ -22,7 +22,7 @@ import requests
 from flask.testing import FlaskClient
 
 from kg.errors import QueryTimeout, Saturated
-from kg.server.handle import StoreHandle
+from kg.server.floor.handle import StoreHandle
 from kg.store import METADATA_FILE
 
 from .server_process import kg_serve_process

@@ -21,7 +21,7 @@ from kg.config import Config
 from kg.exports import compact_jsonld, export, load_context
 from kg.pipeline import build
 from kg.server import create_app
-from kg.server.resources import linkable
+from kg.server.floor.links import linkable
 from kg.store import Store
 
 from .conftest import REPO_DATA, assert_isomorphic

@@ -8,7 +8,7 @@ import pytest
 
 from kg.errors import SourceErrors
 from kg.parsing import parse_corpus
-from kg.resolve import initials_form, normalize_name, resolve
+from kg.resolution import initials_form, normalize_name, resolve
 from kg.sources import read_data_dir
 
 

@@ -1,4 +1,4 @@
-"""Repeat GETs answered before Flask (kg.server.fastpath): same bytes and headers, keyed right, bypassed right."""
+"""Repeat GETs answered before Flask (kg.server.layers.fastpath): same bytes and headers, keyed and bypassed right."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from flask import Flask
 
 from kg.config import Config
 from kg.server import create_app
-from kg.server.fastpath import ResponseCache, kept_size
-from kg.server.handle import data_version
+from kg.server.floor.handle import data_version
+from kg.server.layers.fastpath import ResponseCache, kept_size
 
 from .conftest import REPO_DATA
 

@@ -454,7 +454,7 @@ def test_the_answer_tag_names_the_data_version_and_the_request() -> None:
     from dataclasses import replace
 
     from kg.query.wire import QueryJob
-    from kg.server.sparql import answer_tag
+    from kg.server.sparql.answers import answer_tag
 
     job = QueryJob(text="ASK {}", base_iri="http://a/sparql", default_graphs=(), named_graphs=(), dataset=False,
                    format="CSV", max_results=10, timeout=1.0)

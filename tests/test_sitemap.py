@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from kg.changes import BuildChanges, EntityChange
 from kg.config import Config
 from kg.server import create_app
-from kg.server.sitemap import last_changes
+from kg.server.pages.sitemap import last_changes
 from kg.store import Store
 
 from .conftest import REPO_DATA
@@ -59,7 +59,7 @@ def test_the_sitemap_revalidates_by_data_version(client: FlaskClient) -> None:
 def test_past_the_limit_the_sitemap_is_an_index_of_numbered_files(client: FlaskClient,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     whole = _locs(client.get("/sitemap.xml").data, "url")
-    monkeypatch.setattr("kg.server.sitemap.PER_FILE", 50)
+    monkeypatch.setattr("kg.server.pages.sitemap.PER_FILE", 50)
     index = client.get("/sitemap.xml", headers={"Host": "other.example"})
     files = _locs(index.data, "sitemap")
     assert ET.fromstring(index.data).tag == f"{{{NS['s']}}}sitemapindex"

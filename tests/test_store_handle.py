@@ -12,7 +12,7 @@ from rdflib import Graph, Literal, URIRef
 
 from kg.config import Config
 from kg.server import create_app
-from kg.server import handle as handle_module
+from kg.server.floor import handle as handle_module
 from kg.store import write_store
 
 from .conftest import REPO_DATA

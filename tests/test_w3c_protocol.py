@@ -20,7 +20,7 @@ The Graph Store Protocol's default-graph cases run on the same server before the
 holds the three named graphs: graph-store-protocol/manifest-indirect.ttl's put_get_default as the manifest
 gives it, then a POST to ?default read back alone and a DELETE of ?default that leaves it empty (the named
 graphs untouched, SPARQL's default graph still their merge). ?default is a graph of its own
-(kg.server.graphstore), so none of them sees the named graphs' triples.
+(kg.server.sparql.graphstore), so none of them sees the named graphs' triples.
 """
 
 from __future__ import annotations

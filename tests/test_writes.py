@@ -20,7 +20,7 @@ from kg.edits import edits_file
 from kg.errors import BadQuery
 from kg.pipeline import build
 from kg.server import create_app
-from kg.server.updates import add_using, check_update, split_operations
+from kg.server.sparql.updates import add_using, check_update, split_operations
 from kg.store import Store
 from kg.writes import Writer, WriteRejected, inferred_matches
 

@@ -369,7 +369,7 @@ def serve(data: Path | None, store: Path | None, store_url: str | None, host: st
     Example: kg serve --port 8080
     """
     config = Config.from_env(data=data, store=store, store_url=store_url, access_log=access_log)
-    from .server.hosts import PublicHosts  # the web app's modules, loaded only to serve
+    from .server.layers.hosts import PublicHosts  # the web app's modules, loaded only to serve
 
     PublicHosts.parse(config.public_hosts)  # a malformed KG_PUBLIC_HOSTS stops here, not in every worker
     check_port(host, port)  # before building: a second kg serve must not build, print "serving …" and then fail

@@ -1,4 +1,4 @@
-"""Accepted HTTP edits as a file beside the YAML sources, so that `kg build` replays them; and the write lock.
+"""Accepted HTTP edits as a file beside the YAML sources, so that `kg build` replays them.
 
 ``<data>/edits/edits.nq`` is the difference between what the YAML files give and what the HTTP writes made of
 it, as one deterministic N-Quads file (sorted lines, replaced atomically):
@@ -11,18 +11,15 @@ it, as one deterministic N-Quads file (sorted lines, replaced atomically):
 
 The rebuilt asserted graphs are ``(YAML graphs − retractions) ∪ additions``. Only YAML-derived graphs have
 retractions; every other graph lives entirely in the additions. One file keeps additions and retractions
-consistent: it is replaced in one rename, so a crash leaves the old file or the new one.
-
-``write_lock`` serialises writers across processes (gunicorn workers, `kg build`) with ``fcntl.flock``.
+consistent: it is replaced in one rename, so a crash leaves the old file or the new one. Writers change it under the
+store's write lock (kg.store.lock).
 """
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -34,7 +31,7 @@ from rdflib.term import Node
 
 from .atomic_files import fsync_path, write_atomically
 from .config import Config
-from .errors import KgError, Location, SourceError, WriteBusy
+from .errors import KgError, Location, SourceError
 from .iris import GraphNames, Minter
 from .mapping import MappedGraphs
 from .namespaces import bind_prefixes
@@ -43,40 +40,6 @@ from .store import Store, from_ox
 EDITS_DIR = "edits"
 EDITS_FILE = "edits.nq"
 Triple = ox.Triple
-
-
-def lock_path(store_dir: Path) -> Path:
-    """The lock file beside the store link (``.kg/store.lock`` for ``.kg/store``)."""
-    store_dir = store_dir.absolute()
-    return store_dir.parent / f"{store_dir.name}.lock"
-
-
-@contextmanager
-def write_lock(store_dir: Path, timeout: float = 120.0) -> Iterator[None]:
-    """Hold the exclusive write lock of a store (one writer at a time across processes and threads).
-
-    Raises:
-        WriteBusy: the lock was not free within timeout seconds.
-    """
-    path = lock_path(store_dir)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise WriteBusy("another write is in progress; retry shortly") from None
-                time.sleep(0.02)
-        try:
-            yield
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-    finally:
-        os.close(fd)
 
 
 @dataclass
@@ -302,6 +265,5 @@ def _rdflib(triple: Triple) -> tuple[Node, Node, Node]:
     return from_ox(triple.subject), from_ox(triple.predicate), from_ox(triple.object)
 
 
-__all__ = ["EditSet", "GraphNames", "WriteBusy", "clear_pending", "current_edits_text", "edits_file", "lock_path",
-           "mark_pending", "parse_edits", "pending_edits", "read_edits", "recover_edits", "replay_edits",
-           "restore_edits", "write_edits", "write_lock"]
+__all__ = ["EditSet", "GraphNames", "clear_pending", "current_edits_text", "edits_file", "mark_pending", "parse_edits",
+           "pending_edits", "read_edits", "recover_edits", "replay_edits", "restore_edits", "write_edits"]

@@ -8,7 +8,7 @@ dblp key); or, for a work, the same year and the same ranked authors under a tit
 corrected title); or, for a person, the same authorships (a corrected name). Only one-to-one matches count. The
 graph says ``<old> dcterms:isReplacedBy <new>`` (a chain collapses: every old IRI points at the newest) and
 ``<old> prov:invalidatedAtTime "…"`` for a minted IRI removed with no successor; an IRI that comes back loses
-both. The server answers the first with 301 and the second with 410 (kg.server.moved).
+both. The server answers the first with 301 and the second with 410 (kg.server.pages.moved).
 """
 
 from __future__ import annotations

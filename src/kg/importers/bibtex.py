@@ -10,7 +10,7 @@ from typing import Any
 from ..errors import Location, SourceError
 from ..records.bibtex import bounded_library
 from ..records.bounds import Bounds, Deadline
-from ..resolve import normalize_name
+from ..resolution import normalize_name
 from .citation import AWARD, NOTE
 from .names import _reorder, person_keys
 from .records import Draft, Item

@@ -12,10 +12,10 @@ import yaml
 from ..errors import SourceError
 from ..identifiers import iri
 from ..iris import slugify
-from ..linking import record_works
 from ..model import Record, RecordPerson, RecordRole, RecordWork
 from ..parsing import parse_profile
 from ..records import parse_record
+from ..resolution import record_works
 from ..sources import parse_yaml
 from .venues import Reference
 

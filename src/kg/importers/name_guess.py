@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..resolve import normalize_name
+from ..resolution import normalize_name
 from .citation import segments
 from .names import is_author_line, is_name, split_authors, split_marks
 from .records import Line

@@ -7,7 +7,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..resolve import normalize_name
+from ..resolution import normalize_name
 
 HONORIFICS = ("Professor", "Prof.", "Prof", "Dr.", "Dr", "Mr.", "Ms.", "Mrs.")
 PARTICLES = {"van", "von", "der", "den", "de", "da", "di", "del", "della", "la", "le", "du", "dos", "das", "bin",

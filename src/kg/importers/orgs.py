@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..resolve import normalize_name
+from ..resolution import normalize_name
 from .records import Draft
 from .venues import Reference
 

@@ -7,7 +7,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from ..resolve import normalize_name
+from ..resolution import normalize_name
 from .dates import Span
 from .entries import ROLE_WORDS, Block, Piece, advisors_of, block_pieces, context_pieces, degree_parts
 from .profile import add_link

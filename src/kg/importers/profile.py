@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import Location, SourceError
-from ..resolve import normalize_name
+from ..resolution import normalize_name
 from .contact import read_contact
 from .entries import ROLE_WORDS, Piece, pieces
 from .menu import is_menu_word

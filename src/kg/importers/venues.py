@@ -9,7 +9,7 @@ from typing import Any
 
 from ..errors import Location, SourceError
 from ..parsing import parse_organizations, parse_venues
-from ..resolve import Lookup, normalize_name
+from ..resolution import Lookup, normalize_name
 from ..sources import read_yaml
 from .dates import last_year
 

@@ -9,12 +9,11 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import FOAF, PROV
 
 from ..iris import Minter, slugify
-from ..linking import Linking
-from ..linking import link as link_records
 from ..model import Corpus, Education, Experience, Origin, Profile
 from ..namespaces import KG, RDF, SDO, bind_prefixes
 from ..records import record_slug
-from ..resolve import Resolution, resolve
+from ..resolution import Linking, Resolution, resolve
+from ..resolution import link as link_records
 from .records import RecordMapper, record_provenance
 from .reference import reference_graph
 from .works import person_node, publication_triples, year_literal

@@ -25,10 +25,9 @@ from rdflib.plugins.stores.memory import Memory
 
 from ..atomic_files import write_atomically
 from ..iris import Minter
-from ..linking import Linking
 from ..model import Corpus, Origin, Profile
 from ..namespaces import bind_prefixes
-from ..resolve import Resolution
+from ..resolution import Linking, Resolution
 from . import MappedGraphs, ProfileMapper, default_linking, map_records, provenance, with_reference
 
 FORMAT = 1

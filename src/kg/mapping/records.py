@@ -1,8 +1,8 @@
-"""Downloaded records to RDF: one graph per record file, on the nodes kg.linking chose; no I/O.
+"""Downloaded records to RDF: one graph per record file, on the nodes kg.resolution.linking chose; no I/O.
 
 A record's graph states what the record says. Where the record is the preferred source of a merged entity
-(kg.linking), it gives the single-valued properties (title, year, author list, a person's name); where another
-source is preferred and this record disagrees, its value is kept in its own graph on the entity as a
+(kg.resolution.linking), it gives the single-valued properties (title, year, author list, a person's name); where
+another source is preferred and this record disagrees, its value is kept in its own graph on the entity as a
 `kg:otherValue` (predicate and value) or, for names and titles, as `schema:alternateName`, so the default graph
 shows one value and nothing a source said is lost.
 """
@@ -13,10 +13,9 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, PROV, RDFS
 
 from ..iris import SYSTEMS, Minter, slugify
-from ..linking import Linking, record_works
 from ..model import ExternalId, Origin, Record, RecordAuthor, RecordPerson, RecordRole, RecordWork
 from ..namespaces import BIBO, KG, RDF, SDO
-from ..resolve import Resolution
+from ..resolution import Linking, Resolution, record_works
 from .works import year_literal
 
 ARTICLE_TYPES = (SDO.ScholarlyArticle, BIBO.AcademicArticle)

@@ -8,7 +8,7 @@ from rdflib.namespace import DCTERMS
 from ..iris import Minter
 from ..model import Origin, Publication
 from ..namespaces import BIBO, BIBO_STATUS, KG, RDF, SDO, XSD
-from ..resolve import Resolution
+from ..resolution import Resolution
 
 
 def year_literal(year: int) -> Literal:

@@ -16,11 +16,9 @@ from rdflib import Graph, URIRef
 
 from ..changes import precise_now
 from ..config import Config
-from ..duplicates import duplicate_errors, repeated_authors
-from ..edits import replay_edits, write_lock
+from ..edits import replay_edits
 from ..errors import Location, SourceError, SourceErrors, ValidationFailed
 from ..iris import Minter, graph_kind
-from ..linking import Conflict, Linking, link
 from ..mapping import MappedGraphs, map_corpus
 from ..mapping.cache import MapCache, MapStats, graph_digest, graph_size, map_corpus_cached
 from ..model import Corpus
@@ -28,9 +26,10 @@ from ..parsing import parse_corpus
 from ..reasoning import inferred_triples
 from ..reasoning.rules import LocalRules, compile_rules, has_joins, unsupported_axioms
 from ..records import read_records_dir
-from ..resolve import BuildWarning, Resolution, resolve
+from ..resolution import BuildWarning, Conflict, Linking, Resolution, duplicate_errors, link, repeated_authors, resolve
 from ..sources import DataFiles, read_data_dir
 from ..store import OPTIMIZE_KEY, log_graphs, to_ox, write_store
+from ..store.lock import write_lock
 from ..turtle_files import load_turtle_dir
 from ..validation import ValidationReport, validate_graphs
 from .changes import PendingLog, pending_log
@@ -67,12 +66,12 @@ class LinkedData:
     resolution: Resolution
     linking: Linking
     reference_sha: str
-    repeated: tuple[BuildWarning, ...] = ()  # an author twice in one author list (kg.duplicates)
+    repeated: tuple[BuildWarning, ...] = ()  # an author twice in one author list (kg.resolution.duplicates)
     skipped: tuple[BuildWarning, ...] = ()  # files in data/records/ no reader recognises
 
     @property
     def warnings(self) -> tuple[BuildWarning, ...]:
-        """Every source-data warning: profiles (kg.resolve, kg.duplicates), records' own, and record linking."""
+        """Every source-data warning: profiles (kg.resolution), records' own, and record linking."""
         records = [BuildWarning(Location(Path(w.origin.file), w.origin.line), w.message)  # the message names the place
                    for r in self.corpus.records for w in r.warnings]
         profiles = tuple(sorted(self.resolution.warnings + self.repeated,
@@ -135,7 +134,7 @@ def validate_data(config: Config) -> ValidationReport:
 
 
 def check_data(config: Config) -> tuple[ValidationReport, tuple[BuildWarning, ...]]:
-    """validate_data, with the source-data warnings that kg build reports too (kg.resolve, records, linking)."""
+    """validate_data, with the source-data warnings that kg build reports too (kg.resolution, records, linking)."""
     data, mapped = _map_linked(config)
     report = validate_graphs(mapped, load_turtle_dir(config.shapes), load_turtle_dir(config.ontology))
     return report, data.warnings
@@ -157,8 +156,8 @@ class BuildResult:
     triples: dict[str, int]
     report: ValidationReport
     seconds: dict[str, float] = field(default_factory=dict)
-    warnings: tuple[BuildWarning, ...] = ()  # source-data warnings (kg.resolve); SHACL warnings are in report
-    conflicts: tuple[Conflict, ...] = ()  # where downloaded records and profiles disagree (kg.linking)
+    warnings: tuple[BuildWarning, ...] = ()  # source-data warnings (kg.resolution); SHACL warnings are in report
+    conflicts: tuple[Conflict, ...] = ()  # where downloaded records and profiles disagree (kg.resolution.linking)
     changes: Any = None  # what changed since the previous version (kg.changes.BuildChanges); None when remote
     quarantined: tuple[Quarantined, ...] = ()  # record entities left out for violating the shapes
 

@@ -1,12 +1,14 @@
-"""The Flask app factory: one blueprint per surface, one error handler for every error.
+"""The Flask app factory: the blueprints of both surfaces, the WSGI layers around them, one error handler.
 
-Routes: ``/sparql`` (SPARQL 1.1 Protocol and service description), ``/store`` (Graph Store Protocol, read
-side), ``/health``, ``/explain`` (why a triple holds), ``/changes`` (what the recent builds changed).
+The parts, as a request meets them: ``layers/`` (WSGI before Flask: repeat-GET cache, Host check, gzip, plain
+query GETs), then the blueprints of ``sparql/`` (``/sparql``, ``/store``) and ``pages/`` (``/id/``, ``/page/``,
+``/data/``, search, dumps, ``/bib/``, ``/changes``, ``/explain``, the sitemap) and ``health`` (``/health``), all
+standing on ``floor/`` (the store handle, caches, links, error pages). No blueprint module imports another.
 
 Host: a malformed Host header, or one not in ``KG_PUBLIC_HOSTS`` when that is set, gets 400 before anything
-else runs (kg.server.hosts); routing redirects carry a path, not the request's Host.
+else runs (kg.server.layers.hosts); routing redirects carry a path, not the request's Host.
 
-Logging: control characters are escaped in every log record of the process (kg.server.logsafe). A
+Logging: control characters are escaped in every log record of the process (kg.server.layers.logsafe). A
 linked-data path that cannot name a resource answers before its view runs: 400 when its bytes are not UTF-8,
 the normal 404 page when it is not an IRI (a space, a quote, a NUL...), never a 500 with a traceback.
 """
@@ -24,24 +26,24 @@ from werkzeug.wrappers import Response as BaseResponse
 from ..config import Config
 from ..errors import KgError
 from ..store import Store
-from .changes import bp as changes_bp
-from .citations import bp as citations_bp
-from .compression import Compression
-from .dumps import bp as dumps_bp
-from .errorpages import error_response, not_found_response
-from .explain import bp as explain_bp
-from .fastpath import ResponseCache
-from .graphstore import bp as graphstore_bp
-from .handle import EXTENSION, StoreHandle, get_config
+from .floor.errorpages import error_response, not_found_response
+from .floor.handle import EXTENSION, StoreHandle, get_config
+from .floor.links import iri_for
 from .health import bp as health_bp
-from .hosts import HostCheck, PublicHosts, relative_redirects
-from .logsafe import install as escape_log_controls
-from .pages import bp as pages_bp
-from .pages import not_found, split_extension
-from .querypath import QueryFastPath
-from .resources import iri_for
-from .sitemap import bp as sitemap_bp
-from .sparql import bp as sparql_bp
+from .layers.compression import Compression
+from .layers.fastpath import ResponseCache
+from .layers.hosts import HostCheck, PublicHosts, relative_redirects
+from .layers.logsafe import install as escape_log_controls
+from .layers.querypath import QueryFastPath
+from .pages.changes import bp as changes_bp
+from .pages.citations import bp as citations_bp
+from .pages.dumps import bp as dumps_bp
+from .pages.explain import bp as explain_bp
+from .pages.linked import bp as pages_bp
+from .pages.linked import not_found, split_extension
+from .pages.sitemap import bp as sitemap_bp
+from .sparql.endpoint import bp as sparql_bp
+from .sparql.graphstore import bp as graphstore_bp
 
 BLUEPRINTS = (sparql_bp, graphstore_bp, health_bp, pages_bp, dumps_bp, explain_bp, changes_bp, sitemap_bp,
               citations_bp)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify
 
 from ..errors import StoreMissing
-from .handle import get_store
+from .floor.handle import get_store
 
 bp = Blueprint("health", __name__)
 

@@ -13,14 +13,13 @@ from typing import TYPE_CHECKING, Any
 from .result import RenderedReport, WriteResult
 
 if TYPE_CHECKING:
-    from ..edits import WriteBusy
-    from ..errors import DiskFull, GraphNotFound, WriteRejected
+    from ..errors import DiskFull, GraphNotFound, WriteBusy, WriteRejected
     from .consistency import inferred_matches
     from .snapshot import Snapshot, WriteForbidden, reconcile, violation_key
     from .writer import Writer
 
 LAZY = {"Writer": ".writer", "inferred_matches": ".consistency", "Snapshot": ".snapshot", "WriteForbidden": ".snapshot",
-        "reconcile": ".snapshot", "violation_key": ".snapshot", "WriteBusy": "..edits", "DiskFull": "..errors",
+        "reconcile": ".snapshot", "violation_key": ".snapshot", "WriteBusy": "..errors", "DiskFull": "..errors",
         "GraphNotFound": "..errors", "WriteRejected": "..errors"}
 
 

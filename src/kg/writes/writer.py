@@ -42,13 +42,13 @@ from ..edits import (
     pending_edits,
     read_edits,
     recover_edits,
-    write_lock,
 )
 from ..errors import BadQuery, DiskFull, GraphNotFound, KgError, NetworkRefused, UpdateTooLarge, WriteRejected
 from ..iris import Minter
 from ..reasoning import infer
 from ..sparql_syntax import explain
 from ..store import derive_version, to_ox
+from ..store.lock import write_lock
 from ..turtle_files import load_turtle_dir
 from ..validation import validate_graph
 from .result import WriteResult

@@ -1,0 +1,10 @@
+"""Entity resolution: the profiles' references, downloaded records linked to them, and things described twice."""
+
+from .duplicates import duplicate_errors, repeated_authors
+from .linking import link
+from .links import Conflict, Linking, record_works
+from .names import initials_form, normalize_name, same_person_name
+from .references import BuildWarning, Lookup, Resolution, resolve
+
+__all__ = ["BuildWarning", "Conflict", "Linking", "Lookup", "Resolution", "duplicate_errors", "initials_form", "link",
+           "normalize_name", "record_works", "repeated_authors", "resolve", "same_person_name"]

@@ -1,0 +1,365 @@
+"""Linked-data pages: /id/… answers 303 to /page/… (HTML) or /data/….{ttl,jsonld,nt,rdf}; home and search.
+
+Every page advertises its RDF twins in a ``Link`` header and ``<link rel="alternate">`` and embeds the
+resource as schema.org JSON-LD. The kind of page (person, publication, organisation, venue, or a plain
+description) follows the resource's types; every page also lists its description, inferred statements
+marked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyoxigraph as ox
+from flask import Blueprint, Response, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
+
+from ...errors import NotAcceptable
+from ...exports import load_context
+from ...formats import Format
+from ...namespaces import BIBO_IRIS as B
+from ...namespaces import FOAF_IRIS as F
+from ...namespaces import KG_IRIS as K
+from ...namespaces import SCHEMA_IRIS as S
+from ...negotiation import negotiate
+from ..floor.caches import versioned
+from ..floor.cors import add_cors_headers
+from ..floor.handle import get_config, get_store, handle
+from ..floor.links import FORMAT_LABELS, instances_href, iri_for, linkable, page_url
+from .dataset import dataset_jsonld, statistics
+from .moved import missing
+from .organizations import by_years, links, organization_view, role_row
+from .pictures import pictures, publication, publications
+from .prefetch import prefetch
+from .resources import BIBTEX_TYPE, PAGE_FORMATS, TWIN_FORMATS, Reader, compact, describe, statement_rows, twin
+from .search import render_search
+from .structured import schema_jsonld
+
+bp = Blueprint("pages", __name__)
+RDF_DOCUMENTS = frozenset({"pages.dereference", "pages.data"})
+RDF_PREDICATE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#predicate"
+RDF_VALUE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#value"
+CITABLE = frozenset({"person.html", "work.html"})  # pages with a BibTeX twin (kg.server.pages.citations)
+_DEFAULT = ox.DefaultGraph()
+
+
+@bp.app_template_test("linkable")
+def linkable_test(url: Any) -> bool:
+    """Jinja test ``url is linkable``: only http, https and mailto IRIs (and this app's paths) become links."""
+    return linkable(url)
+
+
+bp.add_app_template_global(page_url, "page_url")  # the fast url_for("pages.page") of every template
+
+
+@bp.app_template_filter("compact")
+def compact_filter(iri: str) -> str:
+    """Jinja filter: a prefixed name for an IRI in a known namespace."""
+    return compact(iri)
+
+
+@bp.after_request
+def cors(response: Response) -> Response:
+    """The query endpoints' CORS policy on /id/ and /data/ (read-only RDF documents and their redirects)."""
+    if request.endpoint in RDF_DOCUMENTS:
+        return add_cors_headers(response, request, get_config().cors_origins)
+    return response
+
+
+def reader() -> Reader:
+    """A Reader over the current store, with the configured base."""
+    return Reader(get_store(), get_config().base)
+
+
+def twin_links(path: str) -> list[dict[str, str]]:
+    """The RDF documents of a resource: href, media type and format name."""
+    return [{"href": url_for("pages.data", path=f"{path}.{f.extension}"), "type": f.media_type,
+             "name": FORMAT_LABELS[f]} for f in TWIN_FORMATS]
+
+
+def link_header(alternates: list[dict[str, str]]) -> str:
+    """A Link header value naming each alternate representation."""
+    return ", ".join(f'<{a["href"]}>; rel="alternate"; type="{a["type"]}"' for a in alternates)
+
+
+def html(body: str, alternates: list[dict[str, str]], status: int = 200) -> Response:
+    """An HTML response that advertises its alternates in a Link header."""
+    response = Response(body, status=status, content_type=Format.HTML.content_type)
+    if alternates:
+        response.headers["Link"] = link_header(alternates)
+    return response
+
+
+def not_found(path: str) -> BaseResponse:
+    """The answer for an IRI the graph lacks: 301 or 410 from the builds' moved graph, else the 404."""
+    return missing(get_store(), get_config().base, path)
+
+
+@bp.route("/id/<path:path>", methods=["GET"])
+def dereference(path: str) -> BaseResponse:
+    """303 See Other to the page or the RDF document of a minted IRI, by Accept (or format=)."""
+    if not reader().exists(iri_for(get_config().base, path)):
+        return not_found(path)
+    fmt = negotiate(request.headers.get("Accept"), PAGE_FORMATS, request.args.get("format"))
+    if fmt is Format.HTML:
+        target = url_for("pages.page", path=path)
+    else:
+        target = url_for("pages.data", path=f"{path}.{fmt.extension}")
+    response = redirect(target, code=303)
+    response.vary.add("Accept")
+    return response
+
+
+def split_extension(path: str) -> tuple[str, Format | None]:
+    """Split an RDF file extension off a data path: ('person/ada', TURTLE) for 'person/ada.ttl'.
+
+    >>> split_extension("person/ada.jsonld")
+    ('person/ada', <Format.JSON_LD: 'application/ld+json'>)
+    >>> split_extension("work/tvm/authorship/1")
+    ('work/tvm/authorship/1', None)
+    """
+    stem, dot, extension = path.rpartition(".")
+    fmt = Format.from_extension(extension) if dot and "/" not in extension else None
+    if fmt is None or fmt not in TWIN_FORMATS:
+        return path, None
+    return stem, fmt
+
+
+def data_representation(path: str) -> tuple[Format, bool] | None:
+    """The format /data/{path} answers in and whether Accept chose it; None when nothing offered is acceptable."""
+    fmt = split_extension(path)[1]
+    if fmt is None or request.args.get("format"):
+        try:
+            fmt = negotiate(request.headers.get("Accept"), TWIN_FORMATS, request.args.get("format"))
+        except NotAcceptable:
+            return None
+    return fmt, split_extension(path)[1] is None
+
+
+@bp.route("/data/<path:path>", methods=["GET"])
+@versioned(data_representation)
+def data(path: str) -> BaseResponse:
+    """The RDF description of a resource: by extension, else by format=, else by Accept."""
+    stem, fmt = split_extension(path)
+    r = reader()
+    iri = iri_for(get_config().base, stem)
+    prefetch(r, iri, page=False)
+    if not r.exists(iri):
+        return not_found(stem)
+    if fmt is None or request.args.get("format"):
+        fmt = negotiate(request.headers.get("Accept"), TWIN_FORMATS, request.args.get("format"))
+    body = twin(describe(r, iri), fmt, load_context(get_config()))
+    response = Response(body, content_type=fmt.content_type)
+    response.headers["Link"] = f'<{url_for("pages.page", path=stem)}>; rel="alternate"; type="text/html"'
+    if split_extension(path)[1] is None:
+        response.vary.add("Accept")
+    return response
+
+
+@bp.route("/page/<path:path>", methods=["GET"])
+@versioned(lambda path: (Format.HTML, False))
+def page(path: str) -> BaseResponse:
+    """The HTML page of a resource, chosen by its kind and types."""
+    r = reader()
+    iri = iri_for(get_config().base, path)
+    prefetch(r, iri)
+    if not r.exists(iri):
+        return not_found(path)
+    description = describe(r, iri)
+    template, view = view_for(r, iri, path)
+    alternates = twin_links(path) + ([{"href": url_for("citations.citations", path=path), "type": BIBTEX_TYPE,
+                                       "name": "BibTeX"}] if template in CITABLE else [])
+    body = render_template(template, iri=iri, path=path, view=view, title=view.get("name") or r.label(iri),
+                           alternates=alternates, jsonld=schema_jsonld(r, description),
+                           statements=statement_rows(r, description))
+    return html(body, alternates)
+
+
+
+
+def base_view(r: Reader, node: Any) -> dict[str, Any]:
+    """What every page shows: name, other names, types."""
+    return {"name": r.label(node), "other_names": other_names(r.label(node), r.values(node, S.alternateName)),
+            "types": sorted(compact(t) for t in r.types(node)), "same_as": [
+                v.value for prop in (S.sameAs, S.url, F.homepage) for v in r.values(node, prop)]}
+
+
+def other_names(name: str, values: list[Any]) -> list[dict[str, Any]]:
+    """The alternate names worth showing: a case variant of the name or of an earlier one is not another name."""
+    seen, shown = {name.casefold()}, []
+    for value in values:
+        if value.value.casefold() not in seen:
+            seen.add(value.value.casefold())
+            shown.append({"value": value.value, "lang": value.language})
+    return shown
+
+
+def person_view(r: Reader, person: Any) -> dict[str, Any]:
+    """Names, title, positions, education with advisors, advisees, projects, metrics, publications, pictures."""
+    view = base_view(r, person)
+    typed = {role: r.types(role) for prop in (S.worksFor, S.alumniOf, S.memberOf)
+             for role in r.values(person, prop)}
+    employments = [role_row(r, role, S.worksFor) for role in r.values(person, S.worksFor)
+                   if S.EmployeeRole in typed[role]]
+    education = []
+    for role in r.values(person, S.alumniOf):
+        if S.OrganizationRole not in typed[role]:
+            continue
+        row = role_row(r, role, S.alumniOf)
+        row["partners"] = links(r, role, K.programPartner)
+        row["advisor_label"] = r.text(role, K.advisorLabel)
+        row["credentials"] = [{"name": r.text(c, S.name), "path": r.href(c), "level": r.text(c, S.educationalLevel)}
+                              for c in r.values(person, S.hasCredential) if c.value.startswith(role.value + "/")]
+        row["completed"] = bool(row["credentials"])
+        if row["completed"]:  # a degree received: "Ph.D.", not "Ph.D. student"
+            row["role"] = row["credentials"][0]["level"] or row["credentials"][0]["name"] or row["role"]
+        education.append(row)
+    advisors = links(r, person, K.advisor)
+    for advisor in advisors:
+        advisor["honorific"] = r.text(advisor["iri"], S.honorificPrefix)
+        advisor["affiliations"] = links(r, ox.NamedNode(advisor["iri"]), S.affiliation)
+    labelled = [row for row in education if row["advisor_label"]]
+    for row in labelled[:1]:
+        row["advisors"] = advisors
+    records = publications(r, person)
+    network, line = pictures(r, person, records)
+    view.update({
+        "given": r.text(person, S.givenName), "family": r.text(person, S.familyName),
+        "honorific": r.text(person, S.honorificPrefix), "title": r.text(person, S.jobTitle),
+        "summary": r.text(person, S.description), "areas": r.texts(person, S.knowsAbout),
+        "email": r.text(person, S.email), "affiliations": links(r, person, S.affiliation),
+        "positions": by_years(employments), "education": by_years(education),
+        "advisors": [] if labelled else advisors, "advisees": links(r, person, K.advisee),
+        "colleagues": links(r, person, K.workedWith),
+        "projects": [dict(p, status="current" if p["iri"] in _iris(r, person, F.currentProject) else
+                          "past" if p["iri"] in _iris(r, person, F.pastProject) else None)
+                     for p in links(r, person, S.memberOf) if S.Project in typed[ox.NamedNode(p["iri"])]],
+        "groups": [g for g in links(r, person, S.memberOf) if not {S.Project, S.Role} & typed[
+            ox.NamedNode(g["iri"])]],
+        "metrics": [{"name": r.text(m, S.name) or r.text(m, S.propertyID), "path": r.href(m),
+                     "value": r.text(m, K.valueAsWritten) or r.text(m, S.value) or r.text(m, S.minValue)}
+                    for m in r.values(person, S.additionalProperty)],
+        "link_labels": r.texts(person, K.linkLabel), "possible_same": links(r, person, K.possibleSameAs),
+        "publications": records, "network": network, "timeline": line,
+    })
+    return view
+
+
+def _iris(r: Reader, node: Any, prop: str) -> set[str]:
+    return {v.value for v in r.values(node, prop) if isinstance(v, ox.NamedNode)}
+
+
+def work_view(r: Reader, work: Any) -> dict[str, Any]:
+    """Title, ordered authors with marks, venue and year, notes, awards, status."""
+    view = base_view(r, work)
+    view.update(publication(r, work))
+    view.update({"venue_as_written": r.text(work, K.venueAsWritten),
+                 "link_labels": r.texts(work, K.linkLabel),
+                 "equal_marks": any(a["equal"] for a in view["authors"]),
+                 "other_values": other_values(r, work)})
+    return view
+
+
+def other_values(r: Reader, node: Any) -> list[dict[str, str]]:
+    """Values less preferred sources give for single-valued properties (kg:otherValue), for the conflict mark."""
+    rows = []
+    for cell in r.values(node, K.otherValue):
+        predicates, values = r.values(cell, RDF_PREDICATE), r.values(cell, RDF_VALUE)
+        if predicates and values:
+            rows.append({"property": compact(predicates[0].value), "value": values[0].value})
+    return sorted(rows, key=lambda row: (row["property"], row["value"]))
+
+
+def venue_view(r: Reader, node: Any) -> dict[str, Any]:
+    """Series name and acronyms, and its papers by year (an edition shows its own papers)."""
+    types = r.types(node)
+    series = node if S.Event not in types else r.first(node, S.superEvent) or node
+    editions = [node] if series != node else sorted(set(r.values(node, S.subEvent))
+                                                    | set(r.incoming(node, S.superEvent)), key=str)
+    years: dict[int, dict[str, Any]] = {}
+    for edition in editions:
+        year = int(r.text(edition, S.startDate) or 0)
+        entry = years.setdefault(year, {"year": year, "editions": [], "papers": []})
+        entry["editions"].append({"label": r.label(edition), "path": r.href(edition), "iri": edition.value})
+        entry["papers"].extend(publication(r, w) for w in r.incoming(edition, B.presentedAt))
+    if series == node:
+        listed = {p["iri"] for entry in years.values() for p in entry["papers"]}
+        for work in r.incoming(node, S.isPartOf):
+            if work.value in listed:  # dated on one profile (edition), year-less on another (series)
+                continue
+            record = publication(r, work)
+            years.setdefault(record["year"] or 0, {"year": record["year"] or 0, "editions": [], "papers": []})[
+                "papers"].append(record)
+    for entry in years.values():
+        entry["papers"].sort(key=lambda p: p["label"].casefold())
+    view = base_view(r, node)
+    view.update({"series": {"label": r.label(series), "path": r.href(series), "iri": series.value},
+                 "is_edition": series != node, "acronyms": r.texts(series, S.alternateName),
+                 "years": [years[y] for y in sorted(years, reverse=True)],
+                 "papers": sum(len(e["papers"]) for e in years.values())})
+    return view
+
+
+def view_for(r: Reader, iri: str, path: str) -> tuple[str, dict[str, Any]]:
+    """The template and view of a resource, by its kind and types."""
+    node, types, kind = ox.NamedNode(iri), r.types(iri), path.split("/", 1)[0]
+    if S.Person in types:
+        return "person.html", person_view(r, node)
+    if kind == "venue" or {S.EventSeries, S.Event, S.Collection} & types:
+        return "venue.html", venue_view(r, node)
+    if kind == "work" and "/" not in path[len("work/"):] or S.ScholarlyArticle in types:
+        return "work.html", work_view(r, node)
+    if S.Organization in types:
+        return "organization.html", organization_view(r, node, base_view(r, node))
+    return "resource.html", resource_view(r, node, types)
+
+
+RESOURCE_KINDS = ((K.Authorship, "Authorship"), (S.EmployeeRole, "Position"),
+                  (S.EducationalOccupationalCredential, "Degree"), (S.OrganizationRole, "Role"),
+                  (K.Metric, "Metric"), (S.PropertyValue, "Metric"))
+
+
+def resource_view(r: Reader, node: Any, types: set[str]) -> dict[str, Any]:
+    """A resource without a page of its own kind: its kind and what links to it."""
+    view = base_view(r, node)
+    view["kind"] = next((label for iri, label in RESOURCE_KINDS if iri in types), "Resource")
+    incoming: set[tuple[Any, str]] = {(q.subject, q.predicate.value) for q in
+                                      r.store.quads_for_pattern(None, None, node, _DEFAULT)
+                                      if r.href(q.subject) is not None}
+    view["linked_from"] = [{"label": r.label(s), "path": r.href(s), "iri": s.value, "property": compact(p)}
+                           for s, p in sorted(incoming, key=lambda item: (str(item[0]), item[1]))]
+    return view
+
+
+def home_alternates() -> list[dict[str, str]]:
+    """The dataset's own RDF description (VoID) as the alternates of the home and search pages."""
+    return [{"href": url_for("dumps.void", format=f.extension), "type": f.media_type,
+             "name": f"VoID {FORMAT_LABELS[f]}"} for f in (Format.TURTLE, Format.JSON_LD)]
+
+
+@bp.route("/", methods=["GET"])
+def home() -> Response:
+    """What the graph holds: counts per class, triples per named graph, last build; search, query, dumps."""
+    store, r = get_store(), reader()
+    stats = statistics(store, get_config().base)
+    alternates = home_alternates()
+    body = render_template("home.html", title="Knowledge graph", stats=stats, alternates=alternates,
+                           built_at=store.metadata.get("built_at"), jsonld=dataset_jsonld(stats),
+                           instances_href=instances_href,
+                           profiles=[{"label": r.label(ox.NamedNode(p)), "path": r.href(ox.NamedNode(p))}
+                                     for p in stats.examples])
+    return html(body, alternates)
+
+
+@bp.route("/search", methods=["GET"])
+def search() -> Response:
+    """Search names and titles: GET /search?q=… (one bounded query under the query limits, kg.server.pages.search)"""
+    alternates = home_alternates()
+    page = render_search(handle(), reader(), request.args.get("q", ""), alternates)
+    response = html(page.body, alternates, page.status)
+    if page.retry_after is not None:
+        response.headers["Retry-After"] = str(page.retry_after)
+    return response
+
+
+__all__ = ["bp"]

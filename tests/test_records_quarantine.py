@@ -99,6 +99,13 @@ def test_reference_entries_without_creators_build_beside_the_profiles(tmp_path: 
                                            "{ ?w schema:author ?a } UNION { ?w kg:authorship ?s } }"))
     assert _rows(store, f"SELECT ?n WHERE {{ <{BASE}/id/work/graph-sampling-at-scale> schema:name ?n }}") == [
         ("Graph Sampling at Scale",)]
+    del store
+    from kg.server import create_app
+
+    client = create_app(Config(data=data, store=config.store, query_workers=0)).test_client()
+    assert client.get("/page/work/absolute-time").status_code == 200
+    cited = client.get("/bib/work/absolute-time")
+    assert cited.status_code == 200 and "title = {Absolute Time}" in cited.text and "author" not in cited.text
 
 
 def test_an_invalid_record_entity_is_quarantined_and_nothing_else_is_lost(tmp_path: Path) -> None:

@@ -61,6 +61,13 @@ def reports_errors(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def _quarantined(entities: Any) -> str:
+    """Print each quarantined record entity; the count to end the summary line with (empty when none)."""
+    for entity in entities:
+        click.echo(entity.text())
+    return f", quarantined record entities: {len(entities)}" if entities else ""
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="kg")
 def main() -> None:
@@ -98,7 +105,8 @@ def _build(config: Config, reasoner: str = "rules", timings: bool = False, allow
         click.echo(f"conflict: {conflict}")
     click.echo(f"violations: {len(result.report.errors)}, "
                f"warnings: {len(result.report.warnings) + len(result.warnings)}"
-               + (f", conflicts between sources: {len(result.conflicts)} (kg conflicts)" if result.conflicts else ""))
+               + (f", conflicts between sources: {len(result.conflicts)} (kg conflicts)" if result.conflicts else "")
+               + _quarantined(result.quarantined))
     for line in result.changes.lines() if result.changes else ():  # what changed since the previous version
         click.echo(line)
 
@@ -133,18 +141,24 @@ def validate(data: Path | None, fmt: str) -> None:
 
     Example: kg validate --format json
     """
-    from .pipeline import check_data
+    from .pipeline import screen_data
 
-    report, warnings = check_data(Config.from_env(data=data))
+    screened, warnings = screen_data(Config.from_env(data=data))
+    report = screened.report
     if fmt == "turtle":
         click.echo(report.turtle())
     elif fmt == "json":
-        click.echo(json.dumps({**report.as_json(), "source_warnings": [str(w) for w in warnings]}, indent=2,
+        click.echo(json.dumps({**report.as_json(), "source_warnings": [str(w) for w in warnings],
+                               "quarantined": [q.as_json() for q in screened.quarantined]}, indent=2,
                               ensure_ascii=False))
     else:
         for warning in warnings:  # what kg build accepts with a warning (an organisation known only by name, ...)
             click.echo(str(warning))
+        counted = _quarantined(screened.quarantined)  # listed before the report of the rest
         click.echo(report.text())
+        if counted:
+            click.echo(f"Quarantined: {len(screened.quarantined)} record entities (listed first), left out by kg "
+                       "build.")
         if warnings:
             click.echo(f"Source data: {len(warnings)} warning{'s' if len(warnings) > 1 else ''} (listed first), "
                        "as kg build reports them.")
@@ -204,17 +218,20 @@ def conflicts(data: Path | None, fmt: str) -> None:
     Each line names the entity, the property and every value with the files that give it; the first value is
     the one the default graph shows (KG_SOURCE_PRECEDENCE). Example: kg conflicts --format json
     """
-    from .pipeline import read_linked
+    from .pipeline import read_linked, screen_data
 
-    found = read_linked(Config.from_env(data=data)).linking.conflicts
+    config = Config.from_env(data=data)
+    found = read_linked(config).linking.conflicts
+    quarantined = screen_data(config)[0].quarantined  # a record and the shapes disagree: left out of the graph
     if fmt == "json":
         click.echo(json.dumps([{"kind": c.kind, "id": c.slug, "label": c.label, "property": c.property,
                                 "values": [{"value": v, "sources": list(f)} for v, f in c.values]}
-                               for c in found], indent=2, ensure_ascii=False))
+                               for c in found] + [{"kind": "quarantined", **q.as_json()} for q in quarantined],
+                              indent=2, ensure_ascii=False))
         return
     for conflict in found:
         click.echo(str(conflict))
-    click.echo(f"conflicts: {len(found)}")
+    click.echo(f"conflicts: {len(found)}" + _quarantined(quarantined))
 
 
 def _read_query(text: str) -> str:

@@ -41,7 +41,7 @@ class Config:
     max_field_chars: int = field(default=100_000, metadata={"help": "Longest single text (a title, a name, any JSON string, BibTeX field or XML element text) a record or imported BibTeX file may hold"})
     max_authors: int = field(default=1_000, metadata={"help": "Most authors kept per work of a record or imported BibTeX entry; the rest are left out with a warning"})
     max_parse_seconds: float = field(default=30.0, metadata={"help": "Seconds kg build may spend reading one record file (and kg import one BibTeX file) before refusing it"})
-    source_precedence: str = field(default="profile,orcid,dblp,crossref,datacite,openalex,wikidata,bibtex", metadata={"help": "Which source's value the default graph shows where sources disagree, first wins"})
+    source_precedence: str = field(default="profile,orcid,dblp,crossref,datacite,openalex,wikidata,bibtex,ris,csl", metadata={"help": "Which source's value the default graph shows where sources disagree, first wins"})
     cors_origins: str = field(default="*", metadata={"help": "Access-Control-Allow-Origin for query endpoints ('' disables CORS)"})
     public_hosts: str = field(default="", metadata={"help": "Host names this server answers as, comma-separated (host, host:port, or .domain for its subdomains); a request naming another Host gets 400 (empty: any well-formed host). Absolute URLs (sitemap, robots.txt, VoID) are built from Host"})
     query_workers: int = field(default=2, metadata={"help": "Worker processes that run queries (0: run in the web thread, no time limit)"})

@@ -273,8 +273,11 @@ class DataFiles:
     profiles: list[YamlDocument]
 
 
+PROFILE_PATTERNS = ("*.yaml", "*.yml")
+
+
 def read_data_dir(root: Path, max_bytes: int | None = None) -> DataFiles:
-    """Read organizations.yaml, venues.yaml and profiles/*.yaml under root (sorted, deterministic).
+    """Read organizations.yaml, venues.yaml and profiles/*.yaml and *.yml under root (sorted, deterministic).
 
     Messages name each file under root as the caller wrote root (data/profiles/x.yaml for --data data,
     /some/where/data/profiles/x.yaml for --data /some/where/data), so the path always opens the file meant.
@@ -287,6 +290,9 @@ def read_data_dir(root: Path, max_bytes: int | None = None) -> DataFiles:
         file = root / f"{name}.yaml"
         reference[name] = read_yaml(file, str(file), limit) if file.exists() else None
     profile_dir = root / "profiles"
-    files = sorted(profile_dir.glob("*.yaml")) if profile_dir.is_dir() else []
+    files = sorted(f for pattern in PROFILE_PATTERNS for f in profile_dir.glob(pattern)) if profile_dir.is_dir() else []
+    stems = [f.stem for f in files]
+    for twin in sorted({f for f in files if stems.count(f.stem) > 1}, key=lambda f: f.suffix)[:1]:
+        raise SourceError(Location(twin), f"{twin.stem}.yaml and {twin.stem}.yml are the same profile; keep one")
     profiles = [read_yaml(f, str(f), limit) for f in files]
     return DataFiles(root, reference["organizations"], reference["venues"], profiles)

@@ -223,6 +223,8 @@ def _context(path: tuple[str | int, ...]) -> str:
 
 def _field_parts(origin: Origin, path: str | None) -> tuple[str | int, ...]:
     """The field path of a result: the record's path, plus the key the property comes from when known."""
+    if not origin.path and not origin.lines:  # a downloaded record located by line (RIS, BibTeX, XML): no YAML key
+        return ()
     key = FIELD_KEYS.get(_context(origin.path), {}).get(path or "")
     return origin.path + ((key,) if key else ())
 

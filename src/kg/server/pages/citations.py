@@ -13,6 +13,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ...iris import ascii_folded
 from ...namespaces import BIBO_IRIS as B
+from ...namespaces import KG_IRIS as K
 from ...namespaces import SCHEMA_IRIS as S
 from ..floor.caches import versioned
 from ..floor.handle import get_config, get_store
@@ -53,7 +54,7 @@ def entry_fields(reader: Reader, record: dict[str, Any]) -> tuple[str, list[tupl
     names = [a["label"] for a in record["authors"]]
     if not record["complete"] or any(a["elided_before"] for a in record["authors"]):
         names.append("others")
-    fields = [("title", record["label"]), ("author", " and ".join(names))]
+    fields = [("title", record["label"])] + ([("author", " and ".join(names))] if names else [])  # a reference entry
     if record["year"]:
         fields.append(("year", str(record["year"])))
     venue = record["venue"]
@@ -104,7 +105,7 @@ def citations(path: str) -> BaseResponse:
     node, types = ox.NamedNode(iri), reader.types(iri)
     if S.Person in types:
         records = publications(reader, node)
-    elif S.ScholarlyArticle in types or B.AcademicArticle in types:
+    elif S.ScholarlyArticle in types or B.AcademicArticle in types or K.UnattributedWork in types:
         records = [publication(reader, node)]
     else:
         raise NotFound(f"<{iri}> is neither a person nor a publication; /bib/ serves those two")

@@ -121,7 +121,8 @@ def test_a_doi_comes_from_crossref_else_datacite_and_the_build_reads_every_file(
 
     from kg.records import read_records_dir
 
-    records = read_records_dir(data)
+    records, unread = read_records_dir(data)
+    assert unread == ()  # the hidden manifests and state file are no unrecognised records
     assert sorted(r.system for r in records) == ["crossref", "datacite", "dblp", "orcid", "orcid", "orcid", "orcid",
                                                  "wikidata"]
     (data / "profiles").mkdir()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import re
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -17,7 +16,7 @@ from .changes.command import diff_command
 from .config import Config
 from .errors import DiskFull, KgError, StoreMissing, ValidationFailed
 from .exports import EXPORT_FORMATS, Selection, export, export_to_file
-from .fetch.command import fetch_command
+from .fetch.command import fetch_command, with_identifiers
 from .importers.command import import_command
 from .serving import check_base, check_port, server_arguments, stale_source
 from .store import metadata_text, open_store
@@ -400,49 +399,6 @@ def _check_served_store(config: Config, metadata: Mapping[str, object]) -> None:
     except KgError as exc:
         click.echo(exc.report.text() if isinstance(exc, ValidationFailed) else f"error: {exc}", err=True)
         click.echo("the rebuild failed; serving the previous store (fix the data, then kg build)", err=True)
-
-
-def _fetch_for_import(text: str, data: Path | None) -> Path:
-    """Fetch an identifier's records into data/records/ (kg fetch) and return its own record's file."""
-    from .errors import BadIdentifier
-    from .fetch.run import fetch_record
-    from .fetch.targets import parse_target
-
-    target = parse_target(text)
-    if target.scheme == "ror":
-        raise BadIdentifier(f"{text}: kg import drafts profiles from person and work records, and a ROR record is an "
-                            "organisation; kg fetch ror:… keeps it in data/ror/ for organizations.yaml")
-    config = Config.from_env(data=data)
-    click.echo(f"fetching {target} into {config.data / 'records'} (kg fetch)", err=True)
-    return fetch_record(config, target, report=lambda line: click.echo(line, err=True))
-
-
-def with_identifiers(command: click.Command) -> click.Command:
-    """kg import that also takes an identifier: kg fetch downloads its records first, then its own record is read."""
-    existing = click.Path(exists=True, dir_okay=False, path_type=Path)
-    argument = click.Argument(["file"], metavar="FILE|IDENTIFIER")
-    params = [argument if p.name == "file" else p for p in command.params]
-    callback = command.callback
-    if callback is None:
-        raise TypeError(f"kg {command.name} has no callback")
-
-    def run(file: str, **options: Any) -> Any:
-        if not Path(file).exists() and re.match(r"^(?:[a-z]+:[^/]|https?://)", file, flags=re.I):
-            try:
-                path = _fetch_for_import(file, options.get("data"))
-            except KgError as exc:
-                click.echo(f"error: {exc}", err=True)
-                sys.exit(exc.exit_code)
-        else:
-            path = existing.convert(file, argument, click.get_current_context())
-        return callback(file=path, **options)
-
-    help_text = (command.help or "") + (
-        "\n\nFILE may also be an identifier (orcid:0000-…, dblp:95/7448-1, openalex:A…, wikidata:Q…, doi:10.…): kg "
-        "fetch downloads its records into data/records/ (the network, only then), and its own record is imported. "
-        "Example: kg import orcid:0000-0002-1825-0097 -o data/profiles/josiah-carberry.yaml")
-    return click.Command(command.name, params=params, callback=run, help=help_text,
-                         context_settings=command.context_settings)
 
 
 main.add_command(with_identifiers(import_command))

@@ -23,9 +23,10 @@ KgError                          500 / 1  unexpected
  ├── Invalid                              the data would violate the SHACL shapes (each carries the report)
  │    ├── ValidationFailed       422 / 3  the built data has violations; the build stopped
  │    └── WriteRejected          422 / 3  a write would introduce violations; nothing was changed
- ├── NotAllowed                           the server does not take this write
+ ├── NotAllowed                           the server does not take this write, or a command would overwrite a file
  │    ├── ReadOnly               403 / 1  writes are not enabled
- │    └── WriteForbidden         403 / 1  the graph cannot be written (inferred, ontology, retractions)
+ │    ├── WriteForbidden         403 / 1  the graph cannot be written (inferred, ontology, retractions)
+ │    └── OutputExists           409 / 1  kg import -o names an existing file and --force was not given
  ├── OverLimit                            a query or a write met a time, memory or capacity limit: retry, or ask less
  │    ├── QueryTimeout           503 / 6  a query ran past query_timeout
  │    ├── QueryMemoryLimit       503 / 6  a query needed more than query_memory_mb

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
 from ..config import Config
 from ..errors import BadIdentifier, DiskFull, KgError
 from .refresh import parse_age, refresh
-from .run import fetch
+from .run import fetch, fetch_record
 from .targets import Target, parse_target, profile_targets
 
 HELP = """Download standard records by identifier into data/records/<source>/ (the only command that reaches the
@@ -133,3 +135,42 @@ def _refresh(config: Config, identifiers: tuple[str, ...], profiles: tuple[Path,
     _clear()
     click.echo(f"refreshed: {len(result.changed)} changed, {result.unchanged} unchanged, {len(result.gone)} gone, "
                f"{result.not_due} fetched more recently than --older-than")
+
+
+def _fetch_for_import(text: str, data: Path | None) -> Path:
+    """Fetch an identifier's records into data/records/ (kg fetch) and return its own record's file."""
+    target = parse_target(text)
+    if target.scheme == "ror":
+        raise BadIdentifier(f"{text}: kg import drafts profiles from person and work records, and a ROR record is an "
+                            "organisation; kg fetch ror:… keeps it in data/ror/ for organizations.yaml")
+    config = Config.from_env(data=data)
+    click.echo(f"fetching {target} into {config.data / 'records'} (kg fetch)", err=True)
+    return fetch_record(config, target, report=lambda line: click.echo(line, err=True))
+
+
+def with_identifiers(command: click.Command) -> click.Command:
+    """kg import that also takes an identifier: kg fetch downloads its records first, then its own record is read."""
+    existing = click.Path(exists=True, dir_okay=False, path_type=Path)
+    argument = click.Argument(["file"], metavar="FILE|IDENTIFIER")
+    params = [argument if p.name == "file" else p for p in command.params]
+    callback = command.callback
+    if callback is None:
+        raise TypeError(f"kg {command.name} has no callback")
+
+    def run(file: str, **options: Any) -> Any:
+        if not Path(file).exists() and re.match(r"^(?:[a-z]+:[^/]|https?://)", file, flags=re.I):
+            try:
+                path = _fetch_for_import(file, options.get("data"))
+            except KgError as exc:
+                click.echo(f"error: {exc}", err=True)
+                sys.exit(exc.exit_code)
+        else:
+            path = existing.convert(file, argument, click.get_current_context())
+        return callback(file=path, **options)
+
+    help_text = (command.help or "") + (
+        "\n\nFILE may also be an identifier (orcid:0000-…, dblp:95/7448-1, openalex:A…, wikidata:Q…, doi:10.…): kg "
+        "fetch downloads its records into data/records/ (the network, only then), and its own record is imported. "
+        "Example: kg import orcid:0000-0002-1825-0097 -o data/profiles/josiah-carberry.yaml")
+    return click.Command(command.name, params=params, callback=run, help=help_text,
+                         context_settings=command.context_settings)

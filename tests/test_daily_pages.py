@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -158,7 +159,7 @@ def test_bearer_realm_is_quoted(built_store_dir: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def served(built_store_dir: Path):  # type: ignore[no-untyped-def]
+def served(built_store_dir: Path) -> Iterator[str]:
     """A real `kg serve` over the built store."""
     with kg_serve(REPO_DATA, built_store_dir, "--workers", "1") as url:
         yield url

@@ -25,7 +25,7 @@ import re
 import subprocess
 import time
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -277,15 +277,15 @@ def test_named_graph_as_json_ld_is_a_plain_graph_document(served: str, site: Con
 
 # 11, in-process ----------------------------------------------------------------------------------------------
 
-def enospc(number: int = errno.ENOSPC):  # type: ignore[no-untyped-def]
+def enospc(number: int = errno.ENOSPC) -> Callable[..., None]:
     def fail(*args: object, **kwargs: object) -> None:
         raise OSError(number, os.strerror(number))
     return fail
 
 
-def fsync_once_then_full(real):  # type: ignore[no-untyped-def]
+def fsync_once_then_full(real: Callable[[int], None]) -> Callable[[int], None]:
     """os.fsync that fails with ENOSPC on the first call (the first temporary file a write makes)."""
-    calls = []
+    calls: list[int] = []
 
     def fsync(fd: int) -> None:
         calls.append(fd)

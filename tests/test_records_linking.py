@@ -55,7 +55,7 @@ def _data(tmp_path: Path, profiles: dict[str, str], records: dict[str, Path]) ->
 
 def _rows(store: Store, query: str) -> list[tuple[str, ...]]:
     return [tuple(str(term.value) if term is not None else "" for term in row)
-            for row in store.query(PREFIXES + query)]  # type: ignore[union-attr]
+            for row in store.query(PREFIXES + query)]
 
 
 @pytest.fixture()

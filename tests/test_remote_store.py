@@ -371,7 +371,7 @@ def test_guarded_writes_commit_to_the_remote_store(engine: Engine, tmp_path: Pat
     assert RemoteStore.open(config).manifest.version == before.version
     accepted = site.post("/sparql", data={"update": f"INSERT DATA {{ {person} <http://schema.org/knowsAbout> "
                                                     "'Graph databases' }"}, headers=auth)
-    assert accepted.status_code == 200 and accepted.json["added"] == 1, accepted.data  # type: ignore[index]
+    assert accepted.status_code == 200 and accepted.json["added"] == 1, accepted.data
     assert answer(), "the write is not visible through the endpoint right after it"
     after = RemoteStore.open(config)
     assert after.manifest.version != before.version

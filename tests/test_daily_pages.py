@@ -46,7 +46,9 @@ def test_every_unknown_url_gets_the_styled_404(client: FlaskClient, path: str) -
 def test_home_page_triple_count_is_the_table_sum_and_health(client: FlaskClient) -> None:
     """The home page's triple count is the sum of its per-graph table, as /health counts."""
     text = client.get("/").get_data(as_text=True)
-    shown = int(re.search(r'id="triple-count">([\d,]+)<', text).group(1).replace(",", ""))  # type: ignore[union-attr]
+    count = re.search(r'id="triple-count">([\d,]+)<', text)
+    assert count is not None
+    shown = int(count.group(1).replace(",", ""))
     table = text.split("Triples per named graph", 1)[1].split("</table>", 1)[0]
     rows = [int(n) for n in re.findall(r'<td class="num">(\d+)</td>', table)]
     assert shown == sum(rows) == client.get("/health").get_json()["triples"]

@@ -171,7 +171,7 @@ def test_a_burst_of_odd_paths_keeps_the_log_small_and_clean(served: str, site: C
         assert send(served, "GET", path).status == ODD_PATHS[path]
     seconds = time.monotonic() - started
     evil = send(served, "GET", "/page/%00", {"User-Agent": "red\x1b[31mteam\x07\x7f"})
-    assert evil.status in (400, 404)  # the HTTP server may refuse such a header itself (gunicorn does)
+    assert evil.status in (400, 404)  # the HTTP server may refuse such a header itself (gunicorn, the earlier one, did)
     time.sleep(0.3)
     with log.open("rb") as out:
         out.seek(before)

@@ -1,4 +1,4 @@
-"""A real `kg serve` (gunicorn) process on 127.0.0.1: builds when there is no store, then answers."""
+"""A real `kg serve` (granian) process on 127.0.0.1: builds when there is no store, then answers."""
 
 from __future__ import annotations
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -15,7 +16,7 @@ from kg.cli import main
 from kg.config import Config
 from kg.errors import SourceError, SourceErrors, ValidationFailed
 from kg.pipeline import build
-from kg.store import Store
+from kg.store import Store, solutions
 
 from .shared import shared_path
 
@@ -72,12 +73,12 @@ def _data(tmp_path: Path, profiles: dict[str, str], records: dict[str, str | Pat
     return data
 
 
-def _crossref(*items: dict[str, object]) -> str:
+def _crossref(*items: Mapping[str, object]) -> str:
     return json.dumps({"status": "ok", "message-type": "work-list", "message": {"items": list(items)}}, indent=1)
 
 
 def _rows(store: Store, query: str) -> list[tuple[str, ...]]:
-    return [tuple(str(term.value) for term in row) for row in store.query(PREFIXES + query)]  # type: ignore[union-attr]
+    return [tuple(str(term.value) for term in row) for row in solutions(store.query(PREFIXES + query))]
 
 
 def _quads(store: Store, graph: str | None = None) -> set[ox.Quad]:

@@ -106,7 +106,8 @@ def test_a_weaker_name_match_is_a_possible_same_as_not_a_merge(tmp_path: Path) -
 
 
 def _work(key: str, title: str, author: str) -> str:
-    return f"@article{{{key},\n  title = {{{title}}},\n  author = {{{author}}},\n  journal = {{J}},\n  year = {{2021}}\n}}\n"
+    return (f"@article{{{key},\n  title = {{{title}}},\n  author = {{{author}}},\n  journal = {{J}},\n"
+            "  year = {2021}\n}\n")
 
 
 def test_one_name_in_two_record_files_without_identifiers_is_one_person(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@ profiles' people (pins, then names) before new nodes, kg:possibleSameAs for weak
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -146,3 +147,54 @@ def test_kg_build_says_how_many_record_people_stayed_apart_and_kg_conflicts_list
         f"kept apart: person h-zhao ('H. Zhao', {data}/records/y.bib) may be hanyu-zhao: a weaker name match",
         f"kept apart: person wencong-q-xiao ('Wencong Q. Xiao', {data}/records/y.bib) may be wencong-xiao: "
         "a weaker name match"]
+
+
+PINNED = """\
+name: Ada Example
+publications:
+  - title: Graph Sampling at Scale
+    authors: [{name: A. Example, same_as: ada-example}, Bo Sample]
+    year: 2020
+"""
+
+
+def test_a_name_the_profiles_pin_is_the_pinned_person_and_two_authors_of_one_work_stay_two(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    (data / "profiles").mkdir(parents=True)
+    (data / "profiles" / "ada-example.yaml").write_text(PINNED, encoding="utf-8")
+    (data / "records").mkdir()
+    (data / "records" / "z.bib").write_text(
+        _work("p1", "Pinned Paper", "A. Example and Wei Wang and Wei Wang")
+        + _work("p2", "Other Paper", "Wang, Wei"), encoding="utf-8")
+    graph = _record_graph(data, "z.bib")
+    assert _people(graph) == {_person("ada-example"), _person("wei-wang"), _person("wei-wang-2")}
+    kept = read_linked(Config(data=data)).linking.kept_apart
+    assert [(k.slug, k.candidates, k.reason) for k in kept] == [
+        ("wei-wang", ("wei-wang-2",), "two authors of one work"),
+        ("wei-wang-2", ("wei-wang",), "two authors of one work")]
+    other = URIRef(f"{BASE}/id/work/other-paper")
+    assert set(graph.objects(other, SDO.author)) == {_person("wei-wang")}, "one name in one file is one person"
+
+
+def test_a_name_two_identified_people_share_leaves_a_record_without_identifiers_apart(tmp_path: Path) -> None:
+    data = _seed(tmp_path, {
+        "one.json": ORCID_WORK.format(doi="one", title="Work One", orcid="0000-0002-1825-0097"),
+        "two.json": ORCID_WORK.format(doi="two", title="Work Two", orcid="0000-0001-5109-3700"),
+        "three.bib": _work("k3", "Work Three", "Dana Newcomer") + _work("k4", "Work Four", "Dana Newcomer")})
+    kept = {k.slug: k for k in read_linked(Config(data=data)).linking.kept_apart}
+    bare = _people(_record_graph(data, "three.bib"))
+    assert len(bare) == 1, "one name in one file is one person"
+    slug = str(bare.pop()).rsplit("/", 1)[1]
+    assert kept[slug].reason == "a name several people with different identifiers share"
+    assert set(kept[slug].candidates) == set(kept) - {slug} and len(kept) == 3
+
+
+def test_kg_conflicts_json_lists_the_people_kept_apart(tmp_path: Path) -> None:
+    data = _seed(tmp_path, {"y.bib": WEAKER})
+    listed = CliRunner().invoke(main, ["conflicts", "--data", str(data), "--format", "json"])
+    assert listed.exit_code == 0, listed.output
+    assert [item for item in json.loads(listed.output) if item["kind"] == "kept-apart"] == [
+        {"kind": "kept-apart", "id": "h-zhao", "label": "H. Zhao", "files": [f"{data}/records/y.bib"],
+         "candidates": ["hanyu-zhao"], "reason": "a weaker name match"},
+        {"kind": "kept-apart", "id": "wencong-q-xiao", "label": "Wencong Q. Xiao", "files": [f"{data}/records/y.bib"],
+         "candidates": ["wencong-xiao"], "reason": "a weaker name match"}]

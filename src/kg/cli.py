@@ -230,9 +230,7 @@ def conflicts(data: Path | None, fmt: str) -> None:
     if fmt == "json":
         click.echo(json.dumps([{"kind": c.kind, "id": c.slug, "label": c.label, "property": c.property,
                                 "values": [{"value": v, "sources": list(f)} for v, f in c.values]}
-                               for c in found] + [{"kind": "kept-apart", "id": k.slug, "label": k.name,
-                                                   "files": list(k.files), "candidates": list(k.candidates),
-                                                   "reason": k.reason} for k in kept]
+                               for c in found] + [{"kind": "kept-apart", **k.as_json()} for k in kept]
                               + [{"kind": "quarantined", **q.as_json()} for q in quarantined],
                               indent=2, ensure_ascii=False))
         return

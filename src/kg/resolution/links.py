@@ -41,6 +41,11 @@ class KeptApart:
     candidates: tuple[str, ...]
     reason: str
 
+    def as_json(self) -> dict[str, object]:
+        """The fields for kg conflicts --format json."""
+        return {"id": self.slug, "label": self.name, "files": list(self.files), "candidates": list(self.candidates),
+                "reason": self.reason}
+
     def __str__(self) -> str:
         return (f"kept apart: person {self.slug} ({self.name!r}, {', '.join(self.files)}) may be "
                 f"{', '.join(self.candidates)}: {self.reason}")

@@ -39,8 +39,7 @@ def _tokens(name: str) -> list[str]:
 
 
 def weaker_match(a: str, b: str) -> bool:
-    """Whether two names that differ may be one person's: one family name, and first names that agree or where one
-    is the other's initial ('H. Zhao' and 'Hanyu Zhao'; 'Ada M. Example' and 'Ada B. Example')."""
+    """Whether two different names share a family name and a first name or its initial ('H. Zhao', 'Hanyu Zhao')."""
     ta, tb = _tokens(a), _tokens(b)
     if len(ta) < 2 or len(tb) < 2 or ta[-1] != tb[-1] or normalize_name(a) == normalize_name(b):
         return False
@@ -139,8 +138,7 @@ class NameMerger:
 
     @staticmethod
     def _choose(cand: _Cluster, fitting: list[_Cluster]) -> _Cluster | None:
-        """The cluster a candidate joins: the only one it fits; for one without identifiers, the profile person first,
-        else the others without identifiers (one name in one file is one person even when the name is ambiguous)."""
+        """The cluster a candidate joins: the one it fits; without identifiers, the profile's, else an id-less one."""
         if any(cand.ids.values()):
             return fitting[0] if len(fitting) == 1 else None
         profile = [c for c in fitting if c.curated]
@@ -153,8 +151,7 @@ class NameMerger:
 def possible_people(shown: dict[str, str], ids: dict[str, list[ExternalId]], curated: dict[str, str],
                     curated_names: dict[str, str], reasons: dict[str, str],
                     files: dict[str, tuple[str, ...]]) -> tuple[dict[str, tuple[str, ...]], list[KeptApart]]:
-    """For each record-minted person (slug -> shown name), whom they may be: people of the same name kept apart,
-    else the profiles' people with a weaker match of the name; with the KeptApart list."""
+    """Whom each record-minted person may be (the same name kept apart, else a profile person's weaker match)."""
     same: dict[str, list[str]] = defaultdict(list)
     for slug, name in shown.items():
         same[normalize_name(name)].append(slug)

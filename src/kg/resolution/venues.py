@@ -1,5 +1,4 @@
-"""Venues named as written ('Proceedings of the 20th USENIX Symposium on NSDI (NSDI 23)') found in venues.yaml by
-id, name, acronym and alias: the one resolution kg import and record mapping share."""
+"""Venues as written ('… Symposium on NSDI (NSDI 23)') found in venues.yaml: kg import's and the records' resolution."""
 
 from __future__ import annotations
 
@@ -36,8 +35,7 @@ def _strip_years(text: str) -> str:
 
 
 def _core(name: str) -> str:
-    """A venue name without its generic words ('Proceedings of', 'Conference on', 'ACM', ordinals, years):
-    'Conference on Machine Learning and Systems' -> 'machine learning and systems'."""
+    """A venue name without generic words, ordinals and years: 'Conference on ML and Systems' -> 'ml and systems'."""
     words = normalize_name(_ORDINAL.sub(" ", _strip_years(name))).split()
     return " ".join(w for w in words if w not in _GENERIC and not w.isdigit())
 
@@ -84,8 +82,7 @@ class VenueIndex:
         self.cores += [(core, venue.id) for core in {_core(n) for n in known} if len(core.split()) >= 3]
 
     def find(self, text: str) -> str | None:
-        """The id of the venue a text names, or None; a workshop held at a conference ('Workshop on X @ NeurIPS') is
-        not the conference (each text resolved once)."""
+        """The id of the venue a text names, or None; a workshop at a conference is not the conference (cached)."""
         if text not in self.found:
             named = self._named(text)
             if named and _WORKSHOP.search(text) and not _WORKSHOP.search(self.names.get(named, "")):

@@ -161,16 +161,18 @@ def test_a_work_record_merges_with_a_profile_publication_by_doi_and_keeps_the_cu
                    "source, or download the record again)"]
 
 
-def test_names_alone_never_merge_people_across_works(tmp_path: Path) -> None:
+def test_a_record_author_named_as_a_profile_person_is_that_person(tmp_path: Path) -> None:
     other = "name: Cy Other\npublications:\n  - title: Unrelated Work\n    authors: [Cy Other]\n    year: 2019\n"
     data = _data(tmp_path, {"cy-other": other}, {"works.json": FIXTURES / "openalex/works-list.json"})
     config = Config(data=data, store=tmp_path / "store")
     assert build(config).report.passes
     store = Store.open(config.store)
     people = _rows(store, "SELECT ?p WHERE { ?p a schema:Person ; schema:name 'Cy Other' } ORDER BY ?p")
-    assert people == [(f"{BASE}/id/person/cy-other",), (f"{BASE}/id/person/cy-other-2",)]
-    assert _rows(store, f"SELECT ?o WHERE {{ <{BASE}/id/person/cy-other-2> kg:possibleSameAs ?o }}") == [
-        (f"{BASE}/id/person/cy-other",)]
+    assert people == [(f"{BASE}/id/person/cy-other",)], "no silent -2 copy of a profile's person (issue 31)"
+    assert _rows(store, "SELECT ?p ?o WHERE { ?p kg:possibleSameAs ?o }") == []
+    works = _rows(store, f"SELECT ?t WHERE {{ ?w schema:author <{BASE}/id/person/cy-other> ; schema:name ?t }} "
+                         "ORDER BY ?t")
+    assert works == [("A Second Example Paper",), ("Unrelated Work",)]
 
 
 def test_an_invalid_orcid_in_a_profile_is_an_error(tmp_path: Path) -> None:

@@ -80,6 +80,7 @@ def main() -> None:
 
 def _build(config: Config, reasoner: str = "rules", timings: bool = False, allow_empty: bool = False) -> None:
     from .pipeline import build
+    from .resolution import kept_apart_summary
     from .sources import require_data_dir
 
     require_data_dir(config.data, allow_empty)
@@ -102,6 +103,8 @@ def _build(config: Config, reasoner: str = "rules", timings: bool = False, allow
         click.echo(violation.text())
     for conflict in result.conflicts:
         click.echo(f"conflict: {conflict}")
+    if result.kept_apart:  # one line; kg conflicts lists each person
+        click.echo(kept_apart_summary(list(result.kept_apart)))
     click.echo(f"violations: {len(result.report.errors)}, "
                f"warnings: {len(result.report.warnings) + len(result.warnings)}"
                + (f", conflicts between sources: {len(result.conflicts)} (kg conflicts)" if result.conflicts else "")
@@ -220,17 +223,20 @@ def conflicts(data: Path | None, fmt: str) -> None:
     from .pipeline import read_linked, screen_data
 
     config = Config.from_env(data=data)
-    found = read_linked(config).linking.conflicts
+    linking = read_linked(config).linking
+    found, kept = linking.conflicts, linking.kept_apart
     quarantined = screen_data(config)[0].quarantined  # a record and the shapes disagree: left out of the graph
     if fmt == "json":
         click.echo(json.dumps([{"kind": c.kind, "id": c.slug, "label": c.label, "property": c.property,
                                 "values": [{"value": v, "sources": list(f)} for v, f in c.values]}
-                               for c in found] + [{"kind": "quarantined", **q.as_json()} for q in quarantined],
+                               for c in found] + [{"kind": "kept-apart", **k.as_json()} for k in kept]
+                              + [{"kind": "quarantined", **q.as_json()} for q in quarantined],
                               indent=2, ensure_ascii=False))
         return
-    for conflict in found:
+    for conflict in [*found, *kept]:
         click.echo(str(conflict))
-    click.echo(f"conflicts: {len(found)}" + _quarantined(quarantined))
+    click.echo(f"conflicts: {len(found)}" + (f", record people kept apart: {len(kept)}" if kept else "")
+               + _quarantined(quarantined))
 
 
 def _read_query(text: str) -> str:

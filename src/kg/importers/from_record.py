@@ -99,7 +99,7 @@ def _publication(work: RecordWork, owner: RecordPerson, ref: Reference) -> dict[
     if not work.authors_complete:
         authors.append("...")
     entry: dict[str, Any] = {"title": work.title, "authors": authors}
-    venue = ref.venues.find(work.venue) if work.venue else None
+    venue = ref.venue_index.find(work.venue) if work.venue else None
     if venue:
         entry["venue"] = venue
     elif work.venue:

@@ -10,6 +10,7 @@ from typing import Any
 from ..errors import Location, SourceError
 from ..parsing import parse_organizations, parse_venues
 from ..resolution import Lookup, normalize_name
+from ..resolution.venues import ARXIV_ID, VenueIndex, venue_label
 from ..sources import read_yaml
 from .dates import last_year
 
@@ -21,11 +22,7 @@ VENUE_WORDS = re.compile(r"\b(?:conference|symposium|workshop|journal|transactio
                          r"magazine|review|annual meeting|colloquium|congress)\b", re.I)
 PREPRINT = re.compile(r"\b(?:preprint|under review|under submission|in submission|submitted|manuscript|"
                       r"working paper|in preparation)\b", re.I)
-_ARXIV_ID = re.compile(r"\barXiv:\s*\d{4}\.\d{4,5}(?:v\d+)?", re.I)
 _SHORT_YEAR = re.compile(r"(?:['’](\d{2})\b|\b[A-Za-z][\w-]*\s(\d{2})\))")
-_LEADING = re.compile(r"^(?:(?:in|at|to appear in|accepted (?:at|to|by)|appeared in|published in|proc\.?|"
-                      r"proceedings of|the|of|ieee/acm|acm/ieee)\s+)+", re.I)
-_ORDINAL = re.compile(r"\b\d+(?:st|nd|rd|th)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -43,14 +40,10 @@ class Reference:
     """Organisations and venues known in data/, for resolving names as written."""
 
     orgs: Lookup = field(default_factory=lambda: Lookup("organisation"))
-    venues: Lookup = field(default_factory=lambda: Lookup("venue"))
+    venue_index: VenueIndex = field(default_factory=VenueIndex)
     org_types: dict[str, str] = field(default_factory=dict)
     org_parents: dict[str, str | None] = field(default_factory=dict)
-    venue_types: dict[str, str] = field(default_factory=dict)
     org_phrases: list[tuple[str, str]] = field(default_factory=list)
-    venue_phrases: list[tuple[str, str]] = field(default_factory=list)
-    venue_cores: list[tuple[str, str]] = field(default_factory=list)
-    venue_names: dict[str, str] = field(default_factory=dict)
     data: Path = Path("data")  # the data directory as the user named it, for review notes that name its files
     resolved: dict[str, VenueMatch] = field(default_factory=dict, repr=False, compare=False)  # venue() by text
     citations: dict[tuple[str, frozenset[str]], Any] = field(default_factory=dict, repr=False, compare=False)
@@ -70,16 +63,19 @@ class Reference:
             ref.orgs.add(org.id, *names)
             ref.org_types[org.id], ref.org_parents[org.id] = org.type, org.parent
             ref.org_phrases += [(normalize_name(n), org.id) for n in names if len(normalize_name(n)) >= 2]
-        for venue in venues:
-            ref.venues.add(venue.id, venue.name, venue.acronym, *venue.aliases)
-            ref.venue_types[venue.id] = venue.type
-            known = [n for n in (venue.name, venue.acronym, *venue.aliases) if n]
-            ref.venue_phrases += [(normalize_name(n), venue.id) for n in known if len(normalize_name(n)) >= 3]
-            ref.venue_names[venue.id] = " ".join(known)
-            ref.venue_cores += [(core, venue.id) for core in {_core(n) for n in known} if len(core.split()) >= 3]
+        ref.venue_index = VenueIndex.of(venues)
         ref.org_phrases.sort(key=lambda p: -len(p[0]))
-        ref.venue_phrases.sort(key=lambda p: -len(p[0]))
         return ref
+
+    @property
+    def venues(self) -> Lookup:
+        """The venues by id, name, acronym and alias (exact, after normalisation)."""
+        return self.venue_index.lookup
+
+    @property
+    def venue_types(self) -> dict[str, str]:
+        """Each venue's type (conference, journal, repository, ...)."""
+        return self.venue_index.types
 
     def unknown_org(self, text: str) -> str:
         """The review note of an organisation not in organizations.yaml."""
@@ -148,86 +144,17 @@ class Reference:
         return found
 
     def _resolve_venue(self, text: str) -> VenueMatch:
-        clean = _ARXIV_ID.sub("arXiv", re.sub(r"\bCoRR\s+abs/", "arXiv:", text))
+        clean = ARXIV_ID.sub("arXiv", re.sub(r"\bCoRR\s+abs/", "arXiv:", text))
         year = last_year(clean)
         if year is None:
             short = _SHORT_YEAR.search(clean)
             if short:
                 year = 2000 + int(short.group(1) or short.group(2))
-        ident = self._venue_id(clean)
+        ident = self.venue_index.find(clean)
         label = venue_label(clean)
         repository = ident is not None and self.venue_types.get(ident) == "repository"
         is_preprint = bool(PREPRINT.search(clean)) or repository
         return VenueMatch(ident, year, "preprint" if is_preprint else "published", label)
-
-    def _venue_id(self, text: str) -> str | None:
-        """The venue a text names; a workshop held at a conference ('Workshop on X @ NeurIPS') is not the
-        conference."""
-        found = self._named(text)
-        if found and _WORKSHOP.search(text) and not _WORKSHOP.search(self.venue_names.get(found, "")):
-            return None
-        return found
-
-    def _named(self, text: str) -> str | None:
-        for inner in re.findall(r"\(([^()]+)\)", text):
-            found = self.venues.find(_strip_years(inner))
-            if found:
-                return found
-        found = self.venues.find(venue_label(text))
-        if found:
-            return found
-        padded = f" {normalize_name(_strip_years(text))} "
-        for phrase, ident in self.venue_phrases:
-            if f" {phrase} " in padded:
-                return ident
-        core = f" {_core(text)} "
-        for phrase, ident in self.venue_cores:
-            if f" {phrase} " in core:
-                return ident
-        return None
-
-
-_VOLUME = re.compile(r"[,:;]?\s*\b(?:vol|no|nr|pp?|art|issue)\.?\s*\d+(?:\s*[–-]\s*\d+)?|\b\d+\s*\(\d+\)"
-                     r"|[,:;.]?\s*\b\d+\s*[–-]\s*\d+\b|,?\s*\b(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.(?=\s|,|$)",
-                     re.I)
-_WORKSHOP = re.compile(r"\bworkshops?\b", re.I)
-_GENERIC = {"proceedings", "proc", "of", "the", "conference", "symposium", "international", "annual", "acm",
-            "ieee", "usenix", "on", "in", "sigops", "sigplan", "sigarch", "sigmod", "intl", "conf", "symp", "th",
-            "st", "nd", "rd"}
-
-
-def _core(name: str) -> str:
-    """A venue name without its generic words ('Proceedings of', 'Conference on', 'ACM', ordinals, years):
-    'Conference on Machine Learning and Systems' -> 'machine learning and systems'."""
-    words = normalize_name(_ORDINAL.sub(" ", _strip_years(name))).split()
-    return " ".join(w for w in words if w not in _GENERIC and not w.isdigit())
-
-
-_SHORT_YEARS = re.compile(r"['’]\d{2}\b")
-_YEARS = re.compile(r"\b(?:19|20)\d\d\b")
-_TRAILING_YEAR = re.compile(r"(?<=[A-Za-z])\s\d{2}$")
-_EMPTY_PARENS = re.compile(r"\(\s*\)")
-_PAREN_SPACE = re.compile(r"\(\s+|\s+\)")
-_DANGLING_COMMA = re.compile(r"\s*,\s*(?=,|$)")
-
-
-def _strip_years(text: str) -> str:
-    text = _SHORT_YEARS.sub(" ", text)
-    text = _YEARS.sub(" ", text)
-    text = _TRAILING_YEAR.sub(" ", text.strip())
-    return " ".join(text.split())
-
-
-def venue_label(text: str) -> str:
-    """The venue's name without 'In Proc.', ordinals, years, trailing punctuation: 'USENIX OSDI'."""
-    text = _ARXIV_ID.sub("arXiv", text)
-    text = _LEADING.sub("", text.strip())
-    text = _ORDINAL.sub(" ", _strip_years(text))
-    text = _VOLUME.sub(" ", text)
-    text = _EMPTY_PARENS.sub(" ", text)
-    text = _PAREN_SPACE.sub(lambda m: m.group(0).strip(), text)
-    text = _DANGLING_COMMA.sub("", " ".join(text.split()))
-    return text.strip(" .,;:–-")
 
 
 def is_org_like(text: str) -> bool:

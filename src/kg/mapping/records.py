@@ -217,9 +217,10 @@ class RecordMapper:
             self.add(node, KG.authorListComplete, Literal(complete and bool(work.authors)))
 
     def venue(self, work: RecordWork) -> URIRef:
-        """The venue series a work appeared in: a reference-data venue, or a periodical named here."""
+        """The venue series a work appeared in: a reference-data venue (by name, acronym or alias, as kg import finds
+        it), or a periodical named here."""
         name = work.venue or ""
-        known = self.resolution.venue_lookup.find(name)
+        known = self.resolution.venue_named(name)
         if known is not None:
             return self.minter.venue(known)
         slug = slugify(name, max_length=60)

@@ -27,6 +27,7 @@ from ..reasoning import inferred_triples
 from ..reasoning.rules import LocalRules, compile_rules, has_joins, unsupported_axioms
 from ..records import read_records_dir
 from ..resolution import BuildWarning, Conflict, Linking, Resolution, duplicate_errors, link, repeated_authors, resolve
+from ..resolution.links import KeptApart
 from ..sources import DataFiles, read_data_dir, require_data_dir
 from ..store import OPTIMIZE_KEY, log_graphs, write_store
 from ..store.lock import write_lock
@@ -161,6 +162,7 @@ class BuildResult:
     conflicts: tuple[Conflict, ...] = ()  # where downloaded records and profiles disagree (kg.resolution.linking)
     changes: Any = None  # what changed since the previous version (kg.changes.BuildChanges); None when remote
     quarantined: tuple[Quarantined, ...] = ()  # record entities left out for violating the shapes
+    kept_apart: tuple[KeptApart, ...] = ()  # record people a similar name did not merge (kg.resolution.people)
 
 
 def peak_memory_mb() -> float:
@@ -223,7 +225,7 @@ def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildRes
         cache.prune()
     write_quarantine(quarantine_file(config), screened.held)
     return BuildResult(written[0], written[1], report, timings, warnings, tuple(data.linking.conflicts),
-                       log.changes if log else None, screened.quarantined)
+                       log.changes if log else None, screened.quarantined, tuple(data.linking.kept_apart))
 
 
 def quarantine_file(config: Config) -> Path:

@@ -4,8 +4,9 @@ Works are merged by exact normalised identifiers (DOI, OpenAlex, dblp record key
 profile publication's `doi`/`same_as`, then by normalised title and year when exactly one candidate exists (two
 or more give a review warning and no merge). People are merged by identifiers (ORCID, dblp pid, Wikidata,
 OpenAlex, Scholar, ISNI; a profile's `same_as`), and inside one merged work by author position when the author
-lists have the same length, or by the same written name when they do not. Names alone never merge people
-across works: a record author without identifiers who is never aligned is a person of their own.
+lists have the same length, or by the same written name when they do not. Then by name (kg.resolution.people):
+the profiles' people first, one person per name as written unless identifiers differ; a weaker match of a name is
+a kg:possibleSameAs link, never a merge.
 
 The source precedence (Config.source_precedence, curated profiles first) picks the one value each merged entity
 shows for single-valued properties (title, year, author list, a person's name); every other value is kept in
@@ -24,6 +25,7 @@ from ..iris import slugify
 from ..model import Corpus, ExternalId, Record, RecordAuthor, RecordOrg
 from .links import Conflict, Key, Linking, org_key, record_works
 from .names import normalize_name, same_person_name
+from .people import NameMerger, possible_people
 from .references import BuildWarning, Resolution
 from .union_find import UnionFind
 
@@ -72,6 +74,8 @@ class _Linker:
         self.ids_of: dict[Key, list[ExternalId]] = defaultdict(list)
         self.curated_files: dict[Key, str] = {}
         self.heads: dict[str, Key] = {}
+        self.work_of: dict[Key, list[Key]] = defaultdict(list)  # a person key -> the works it is an author of
+        self.reasons: dict[Key, str] = {}  # why a person who shares a name with another stayed apart
 
     def run(self) -> Linking:
         """Link everything."""
@@ -81,6 +85,8 @@ class _Linker:
         self._merge_works_by_title()
         self._align_authors()
         self._merge_people_by_id()
+        self.reasons = NameMerger(self.people, self.works, self.person_names, self.ids_of, self.work_of,
+                                  self.resolution.person_slugs, self.resolution.person_names).run()
         self._name_works()
         self._name_people()
         for slug, head in self.heads.items():
@@ -116,6 +122,7 @@ class _Linker:
                     self.people.add(person)
                     self.person_names.setdefault(person, self.resolution.person_names[str(person[1])])
                     self.curated_files.setdefault(person, profile.origin.file)
+                    self.work_of[person].append(key)
                     authors.append(person)
                 self.author_lists[key] = authors
 
@@ -140,6 +147,8 @@ class _Linker:
                     owner_key: Key = ("person", record.name, owner)
                     if owner_key not in authors:
                         authors.append(owner_key)
+                for author in authors:
+                    self.work_of[author].append(wkey)
                 self.author_lists[wkey] = authors
 
     def _author(self, record: Record, index: int, position: int, author: RecordAuthor) -> Key:
@@ -287,7 +296,9 @@ class _Linker:
 
     def _name_people(self) -> None:
         taken = set(self.resolution.person_slugs.values())
-        by_name: dict[str, list[str]] = defaultdict(list)
+        shown: dict[str, str] = {}
+        reasons: dict[str, str] = {}
+        files: dict[str, tuple[str, ...]] = {}
         for _, members in self.people.groups().items():
             curated = [m for m in members if m[0] == "curated"]
             ordered = sorted(members, key=lambda m: (m[0] != "curated", not self.person_names[m],
@@ -299,7 +310,9 @@ class _Linker:
                 name = self.resolution.person_names.get(slug, name)
             else:
                 slug = _free_slug(slugify(name), taken)
-                by_name[normalize_name(name)].append(slug)
+                shown[slug] = name
+                files[slug] = tuple(dict.fromkeys(_file_of(m, self.records, self.curated_files) for m in ordered))
+                reasons.update((slug, self.reasons[m]) for m in members if m in self.reasons)
             self.out.person_names[slug] = name
             self.out.person_preferred[slug] = CURATED if curated else str(head[1])
             for member in members:
@@ -311,13 +324,8 @@ class _Linker:
             names = {m: self.person_names[m] for m in ordered if self.person_names[m]}
             if any(not same_person_name(name, n) for n in names.values()):
                 self.out.conflicts.append(Conflict("person", slug, name, "name", self._values(ordered, dict(names))))
-        curated_by_name = {normalize_name(n): s for s, n in self.resolution.person_names.items()}
-        for key, slugs in by_name.items():
-            known = [curated_by_name[key]] if key in curated_by_name else []
-            for slug in slugs:
-                others = sorted(set(known + slugs) - {slug})
-                if others:
-                    self.out.possible_same_as[slug] = tuple(others)
+        self.out.possible_same_as, self.out.kept_apart = possible_people(
+            shown, self.out.person_ids, self.resolution.person_slugs, self.resolution.person_names, reasons, files)
 
     def _slug_of(self, key: Key) -> str:
         return str(key[1]) if key[0] == "curated" else self.out.person_slugs[key]

@@ -31,6 +31,27 @@ class Conflict:
 
 
 
+@dataclass(frozen=True)
+class KeptApart:
+    """A record person left a node of its own although another person has the same or a similar name."""
+
+    slug: str
+    name: str
+    files: tuple[str, ...]
+    candidates: tuple[str, ...]
+    reason: str
+
+    def as_json(self) -> dict[str, object]:
+        """The fields for kg conflicts --format json."""
+        return {"id": self.slug, "label": self.name, "files": list(self.files), "candidates": list(self.candidates),
+                "reason": self.reason}
+
+    def __str__(self) -> str:
+        return (f"kept apart: person {self.slug} ({self.name!r}, {', '.join(self.files)}) may be "
+                f"{', '.join(self.candidates)}: {self.reason}")
+
+
+
 def record_works(record: Record) -> Iterator[tuple[int, RecordWork, int | None]]:
     """Every work of a record with its index, and the index of the record's person it belongs to (or None)."""
     index, seen = 0, set()
@@ -63,6 +84,7 @@ class Linking:
     possible_same_as: dict[str, tuple[str, ...]] = field(default_factory=dict)
     work_authors: dict[str, tuple[str, ...]] = field(default_factory=dict)
     conflicts: list[Conflict] = field(default_factory=list)
+    kept_apart: list[KeptApart] = field(default_factory=list)  # record people left apart from a similar name
     warnings: list[BuildWarning] = field(default_factory=list)
 
     def rank(self, source: str) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from dataclasses import dataclass, field
 
 from ..iris import ascii_folded
 
@@ -60,3 +61,22 @@ def same_person_name(a: str, b: str) -> bool:
             return False
         position += 1
     return True
+
+
+@dataclass
+class Lookup:
+    """Maps ids, names, acronyms and aliases to one id."""
+
+    kind: str
+    ids: dict[str, str] = field(default_factory=dict)
+
+    def add(self, ident: str, *names: str | None) -> None:
+        """Register an id under itself and its names."""
+        self.ids[ident] = ident
+        for name in names:
+            if name:
+                self.ids.setdefault(normalize_name(name), ident)
+
+    def find(self, text: str) -> str | None:
+        """The id a text refers to, or None."""
+        return self.ids.get(text) or self.ids.get(normalize_name(text))

@@ -11,7 +11,8 @@ from ..errors import Location, SourceError, SourceErrors
 from ..iris import slugify
 from ..model import SLUG, Corpus, Organization, Origin, Profile, Venue
 from ..sources import format_path
-from .names import initials_form, normalize_name
+from .names import Lookup, initials_form, normalize_name
+from .venues import VenueIndex
 
 
 def _location(origin: Origin, *parts: str | int) -> Location:
@@ -39,25 +40,6 @@ class BuildWarning:
 
 
 @dataclass
-class Lookup:
-    """Maps ids, names, acronyms and aliases to one id."""
-
-    kind: str
-    ids: dict[str, str] = field(default_factory=dict)
-
-    def add(self, ident: str, *names: str | None) -> None:
-        """Register an id under itself and its names."""
-        self.ids[ident] = ident
-        for name in names:
-            if name:
-                self.ids.setdefault(normalize_name(name), ident)
-
-    def find(self, text: str) -> str | None:
-        """The id a text refers to, or None."""
-        return self.ids.get(text) or self.ids.get(normalize_name(text))
-
-
-@dataclass
 class Resolution:
     """The identities resolved across a corpus."""
 
@@ -72,6 +54,7 @@ class Resolution:
     unlisted_organizations: dict[str, str] = field(default_factory=dict)
     unlisted_keys: dict[str, str] = field(default_factory=dict)
     warnings: tuple[BuildWarning, ...] = ()
+    venue_index: VenueIndex = field(default_factory=VenueIndex)  # venue texts as written (records, kg import)
 
     def person(self, name: str) -> str:
         """Slug of the person node for a name as written."""
@@ -90,6 +73,10 @@ class Resolution:
         if found is None:
             raise KeyError(text)
         return found
+
+    def venue_named(self, text: str) -> str | None:
+        """Id of the venue a text as written names, also by an acronym or alias inside it ('… (NSDI 23)'), or None."""
+        return self.venue_index.find(text)
 
     def work(self, title: str) -> str:
         """Slug of the work with a title."""
@@ -278,15 +265,14 @@ def resolve(corpus: Corpus) -> Resolution:
     An organisation named in a profile but not in the reference data gets a node minted from its name, with a
     warning; a reference that looks like an id and is unknown stays an error (a typo must not become a node).
     """
-    org_lookup, venue_lookup = Lookup("organisation"), Lookup("venue")
+    org_lookup, venue_index = Lookup("organisation"), VenueIndex.of(corpus.venues)
+    venue_lookup = venue_index.lookup
     for org in corpus.organizations:
         org_lookup.add(org.id, org.name, *org.aliases, *org.names.values())
-    for venue in corpus.venues:
-        venue_lookup.add(venue.id, venue.name, venue.acronym, *venue.aliases)
     organizations = {o.id: o for o in corpus.organizations}
     unlisted = _check_references(corpus, org_lookup, venue_lookup, organizations)
     slugs, names = _people(corpus)
     warnings = tuple(unlisted.warnings) + tuple(_owner_warnings(corpus, slugs))
     return Resolution(organizations, {v.id: v for v in corpus.venues}, org_lookup, venue_lookup, slugs, names,
                       _candidates(slugs), _works(corpus), unlisted.names, unlisted.keys,
-                      tuple(sorted(warnings, key=lambda w: (str(w.location.path), w.location.line or 0))))
+                      tuple(sorted(warnings, key=lambda w: (str(w.location.path), w.location.line or 0))), venue_index)

@@ -63,9 +63,9 @@ def entry_fields(reader: Reader, record: dict[str, Any]) -> tuple[str, list[tupl
     if venue is not None:
         fields.append(({"misc": "howpublished", "inproceedings": "booktitle", "article": "journal"}[kind],
                        venue["label"]))
-    if record["doi"]:
+    if record.get("doi"):
         fields.append(("doi", record["doi"]["value"]))
-    if record["url"]:
+    if record.get("url"):
         fields.append(("url", record["url"]))
     if preprint:
         fields.append(("note", "Preprint"))

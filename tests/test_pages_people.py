@@ -130,7 +130,7 @@ def test_person_page_orcid_degree_field_coauthors_and_no_name_parts(rosa: FlaskC
 def test_initials_only_coauthors_are_explained_on_the_page(client: FlaskClient) -> None:
     html = page(client, "/page/person/wencong-xiao")
     legend = section(html, '<p class="legend" id="maybe-legend">', "</p>")
-    assert "initials only" in legend and "may be the same person" in legend
+    assert "initials only" in legend and "may be one person" in legend
     listed = section(html, '<ol class="coauthor-list">', "</ol>")
     assert listed.count("<li>") > 24  # every co-author, not only the 24 drawn
     marked = re.findall(r'<span class="maybe-mark" title="[^"]+">\?</span> <span class="meta">possibly (.+?)</span>',

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-KINDS = {"inproceedings": "Conference paper", "article": "Journal article", "misc": "Preprint or other"}
+KINDS = {"inproceedings": "Conference paper", "article": "Journal article", "misc": "Other"}
 
 
 def entry_kind(record: dict[str, Any]) -> str:
@@ -23,6 +23,13 @@ def entry_kind(record: dict[str, Any]) -> str:
     if record["status"].casefold() == "preprint" or venue is None:
         return "misc"
     return "inproceedings" if venue["edition"] else "article"
+
+
+def kind_label(record: dict[str, Any]) -> str:
+    """What a record is, in words: "Conference paper", "Journal article", "Preprint", "Other"."""
+    if record["status"].casefold() == "preprint":
+        return "Preprint"
+    return KINDS[entry_kind(record)]
 
 
 def and_list(names: Sequence[str], complete: bool = True) -> str:
@@ -77,4 +84,4 @@ def coauthor_list(records: Sequence[dict[str, Any]], maybe: dict[str, list[dict[
     return sorted(rows, key=lambda row: (-row["papers"], row["label"].casefold()))
 
 
-__all__ = ["KINDS", "and_list", "by_year", "citation", "coauthor_list", "entry_kind"]
+__all__ = ["KINDS", "and_list", "by_year", "citation", "coauthor_list", "entry_kind", "kind_label"]

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ...namespaces import BIBO_IRIS as B
 from ...namespaces import KG_IRIS as K
 from ...namespaces import SCHEMA_IRIS as S
-from .entries import KINDS, citation, entry_kind
+from .entries import citation, entry_kind, kind_label
 from .resources import DISPLAY_LABELS
 from .weblinks import best_url, doi, labelled_links, load_links
 
@@ -311,7 +311,7 @@ def publication(reader: Reader, work: Any, person: Any | None = None) -> dict[st
     })
     record["url"] = best_url(record["links"])
     record["kind"] = entry_kind(record)
-    record["kind_label"] = KINDS[record["kind"]]
+    record["kind_label"] = kind_label(record)
     record["citation"] = citation(record)
     return record
 

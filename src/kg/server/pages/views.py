@@ -54,14 +54,20 @@ def education_rows(r: Reader, person: Any, typed: dict[Any, set[str]]) -> list[d
         row = role_row(r, role, S.alumniOf)
         row["partners"] = links(r, role, K.programPartner)
         row["advisor_label"] = r.text(role, K.advisorLabel)
-        row["credentials"] = [{"name": r.text(c, S.name), "path": r.href(c), "level": r.text(c, S.educationalLevel),
-                               "field": r.text(c, S.about)}
-                              for c in r.values(person, S.hasCredential) if c.value.startswith(role.value + "/")]
+        row["credentials"] = [credential(r, c) for c in r.values(person, S.hasCredential)
+                              if c.value.startswith(role.value + "/")]
         row["completed"] = bool(row["credentials"])
         if row["completed"]:  # a degree received: "Ph.D.", not "Ph.D. student"
             row["role"] = row["credentials"][0]["level"] or row["credentials"][0]["name"] or row["role"]
         education.append(row)
     return education
+
+
+def credential(r: Reader, node: Any) -> dict[str, Any]:
+    """A degree: its name, level and field (the field only when the name does not say it already)."""
+    name, field = r.text(node, S.name), r.text(node, S.about)
+    shown = field if field and field.casefold() not in (name or "").casefold() else None
+    return {"name": name, "path": r.href(node), "level": r.text(node, S.educationalLevel), "field": shown}
 
 
 def person_view(r: Reader, person: Any) -> dict[str, Any]:

@@ -272,9 +272,9 @@ def kg_serve_defaults() -> dict[str, Any]:
 
 
 def hello_server(workers: int, threads: int) -> Server:
-    """benchmarks/hello_app.py under granian with exactly kg serve's granian options (kg.cli.server_arguments)."""
-    from kg.cli import server_arguments
+    """benchmarks/hello_app.py under granian with exactly kg serve's granian options (kg.serving.server_arguments)."""
     from kg.config import Config
+    from kg.serving import server_arguments
 
     config = Config.from_env()  # as kg serve reads it: KG_ACCESS_LOG, KG_HEADER_TIMEOUT
 

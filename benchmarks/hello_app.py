@@ -2,7 +2,7 @@
 
 One route: every GET /sparql (any query, any Accept) answers the same tiny SPARQL JSON results body, with no
 store, no parsing, no cache. http_bench.py serves it with granian and exactly kg serve's granian options
-(kg.cli.server_arguments), so the gap between it and kg is what kg does per request, not the server.
+(kg.serving.server_arguments), so the gap between it and kg is what kg does per request, not the server.
 
     python -m granian --interface wsgi ... hello_app:app     (run from benchmarks/, or with it on PYTHONPATH)
 """

@@ -7,7 +7,7 @@ import socket
 import types
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from rdflib import Graph
@@ -17,6 +17,14 @@ from kg.config import PROJECT_ROOT, Config
 from kg.iris import Minter
 
 from .shared import shared_path
+
+if TYPE_CHECKING:
+    from flask import Flask
+    from flask.testing import FlaskClient
+
+    from kg.mapping import MappedGraphs
+    from kg.model import Corpus
+    from kg.store import Store
 
 REPO_DATA = PROJECT_ROOT / "data"
 SEEDS = shared_path("seeds")
@@ -28,11 +36,11 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fail any outbound connection that is not to this machine."""
     real_connect = socket.socket.connect
 
-    def guarded_connect(self: socket.socket, address: object) -> object:
+    def guarded_connect(self: socket.socket, address: Any) -> object:
         host = address[0] if isinstance(address, tuple) else str(address)
         if self.family in (socket.AF_INET, socket.AF_INET6) and host not in LOCAL_HOSTS:
             raise RuntimeError(f"test tried to reach the network: {address!r}")
-        return real_connect(self, address)  # type: ignore[arg-type]
+        return real_connect(self, address)
 
     monkeypatch.setattr(socket.socket, "connect", guarded_connect)
 
@@ -74,7 +82,7 @@ def config() -> Config:
 
 
 @pytest.fixture(scope="session")
-def corpus():  # type: ignore[no-untyped-def]
+def corpus() -> Corpus:
     """The repository's data/ parsed into the profile model."""
     from kg.parsing import parse_corpus
     from kg.sources import read_data_dir
@@ -83,7 +91,7 @@ def corpus():  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="session")
-def mapped(corpus, minter):  # type: ignore[no-untyped-def]
+def mapped(corpus: Corpus, minter: Minter) -> MappedGraphs:
     """The asserted graphs of the repository's data."""
     from kg.mapping import map_corpus
 
@@ -91,7 +99,7 @@ def mapped(corpus, minter):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="session")
-def asserted(mapped) -> Graph:  # type: ignore[no-untyped-def]
+def asserted(mapped: MappedGraphs) -> Graph:
     """All asserted triples of the repository's data in one graph."""
     merged = Graph()
     for graph in mapped.graphs.values():
@@ -126,7 +134,7 @@ def built_store_dir(tmp_path_factory: pytest.TempPathFactory, config: Config) ->
 
 
 @pytest.fixture(scope="session")
-def store(built_store_dir: Path):  # type: ignore[no-untyped-def]
+def store(built_store_dir: Path) -> Store:
     """The built store, opened read-only."""
     from kg.store import Store
 
@@ -134,7 +142,7 @@ def store(built_store_dir: Path):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture()
-def app(built_store_dir: Path):  # type: ignore[no-untyped-def]
+def app(built_store_dir: Path) -> Flask:
     """The Flask app over the built store."""
     from kg.server import create_app
 
@@ -144,7 +152,7 @@ def app(built_store_dir: Path):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture()
-def client(app):  # type: ignore[no-untyped-def]
+def client(app: Flask) -> FlaskClient:
     """A test client for the app."""
     return app.test_client()
 

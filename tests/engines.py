@@ -42,7 +42,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -303,10 +303,10 @@ def start_virtuoso(workdir: Path) -> tuple[Engine, int]:
 
 # --- plain start/stop by PID for callers that do not use the context managers -------------------
 
-_RUNNING: dict[int, object] = {}
+_RUNNING: dict[int, AbstractContextManager[tuple[Engine, int]]] = {}
 
 
-def _start(manager) -> tuple[Engine, int]:  # type: ignore[no-untyped-def]
+def _start(manager: AbstractContextManager[tuple[Engine, int]]) -> tuple[Engine, int]:
     engine, pid = manager.__enter__()
     _RUNNING[pid] = manager
     return engine, pid
@@ -315,7 +315,7 @@ def _start(manager) -> tuple[Engine, int]:  # type: ignore[no-untyped-def]
 def stop_pid(pid: int) -> None:
     """Stop an engine started by `start_oxigraph` / `start_virtuoso` (by its PID)."""
     manager = _RUNNING.pop(pid)
-    manager.__exit__(None, None, None)  # type: ignore[attr-defined]
+    manager.__exit__(None, None, None)
 
 
 # --- helpers on a running engine --------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Real SPARQL clients against one real `kg serve` (gunicorn) process on 127.0.0.1.
+"""Real SPARQL clients against one real `kg serve` (granian) process on 127.0.0.1.
 
 SPARQLWrapper and rdflib's SPARQLStore talk to /sparql the way users' scripts do; plain HTTP (requests, and a
 raw socket where a client library would hide the bytes on the wire) checks every result format and the

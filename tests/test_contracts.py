@@ -1,4 +1,5 @@
-"""The house rules hold: import-linter's contracts, and a query worker that loads only what it needs."""
+"""The house rules hold: import-linter's contracts, mypy --strict on the store seam, and a query worker that loads
+only what it needs."""
 
 from __future__ import annotations
 
@@ -22,6 +23,15 @@ def test_import_contracts_are_kept() -> None:
         pytest.fail("lint-imports is not installed; pip install -e '.[test]'")
     done = subprocess.run([linter], cwd=ROOT, capture_output=True, text=True, timeout=300,
                           env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+
+
+def test_the_store_seam_and_its_users_pass_mypy_strict() -> None:
+    """kg.store, kg.query, kg.server and kg.pipeline type-check under mypy --strict (pyproject's overrides hold the
+    per-module flags for plain mypy; this also checks the global ones, implicit re-exports included)."""
+    packages = ["src/kg/store", "src/kg/query", "src/kg/server", "src/kg/pipeline"]
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", *packages], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
 
 
@@ -67,3 +77,9 @@ def test_every_blueprint_module_is_in_the_independence_contract() -> None:
     blueprints = {"kg.server." + ".".join(path.relative_to(server).with_suffix("").parts)
                   for path in server.rglob("*.py") if "Blueprint(" in path.read_text(encoding="utf-8")}
     assert blueprints and blueprints <= listed, sorted(blueprints - listed)
+
+
+def test_builds_imports_queries_and_the_server_never_load_kg_fetch() -> None:
+    """Only an explicit kg fetch reaches the network: the rest of kg does not even load the code that could."""
+    loaded = modules_after("import kg.pipeline, kg.importers, kg.importers.command, kg.query.worker, kg.server")
+    assert not [m for m in loaded if m == "kg.fetch" or m.startswith("kg.fetch.")]

@@ -237,8 +237,8 @@ def test_one_orcid_in_two_profiles_is_one_person(tmp_path: Path) -> None:
     data = _data(tmp_path, {"ada-example": "name: Ada Example\n" + orcid, "a-example": "name: A. Example\n" + orcid})
     code, output = _validate(data)
     assert code == 2
-    assert (f"{data}/profiles/ada-example.yaml:2: same_as: these two files describe the same person (both give "
-            f"same_as https://orcid.org/0000-0002-1825-0097): {data}/profiles/a-example.yaml:1 and this file") in output
+    assert (f"{data}/profiles/ada-example.yaml:2: same_as[0]: these two files describe the same person (both give "
+            f"same_as https://orcid.org/0000-0002-1825-0097): {data}/profiles/a-example.yaml:2 and this file") in output
 
 
 def test_co_authors_listing_one_publication_alike_are_fine(tmp_path: Path) -> None:

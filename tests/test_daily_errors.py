@@ -70,5 +70,5 @@ def test_valid_queries_raise_no_missing_dot(query: str) -> None:
 
 def test_parser_words_are_kept_when_no_common_mistake_is_found() -> None:
     """Without a known mistake the parser's expectation is shown, without its character classes."""
-    text = explain("ASK { ?s ?p ?o } LIMIT x", "error at 1:24: expected one of [0-9], LIMIT, [_]", PREFIXES)
-    assert text.startswith("syntax error at line 1, column 24 (1:24), at 'x'") and text.endswith("expected LIMIT")
+    text = explain("ASK { ?s ?p ?o } LIMIT ?x", "error at 1:24: expected one of [0-9], LIMIT, [_]", PREFIXES)
+    assert text.startswith("syntax error at line 1, column 24 (1:24), at '?x'") and text.endswith("expected LIMIT")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -16,8 +17,9 @@ from flask.testing import FlaskClient
 from rdflib import Graph, Literal, URIRef
 from SPARQLWrapper import N3, TURTLE, SPARQLWrapper
 
-from kg.cli import display_width, main
+from kg.cli import main
 from kg.config import Config
+from kg.terminal import display_width
 
 from .conftest import REPO_DATA
 from .server_process import kg_serve
@@ -44,7 +46,9 @@ def test_every_unknown_url_gets_the_styled_404(client: FlaskClient, path: str) -
 def test_home_page_triple_count_is_the_table_sum_and_health(client: FlaskClient) -> None:
     """The home page's triple count is the sum of its per-graph table, as /health counts."""
     text = client.get("/").get_data(as_text=True)
-    shown = int(re.search(r'id="triple-count">([\d,]+)<', text).group(1).replace(",", ""))  # type: ignore[union-attr]
+    count = re.search(r'id="triple-count">([\d,]+)<', text)
+    assert count is not None
+    shown = int(count.group(1).replace(",", ""))
     table = text.split("Triples per named graph", 1)[1].split("</table>", 1)[0]
     rows = [int(n) for n in re.findall(r'<td class="num">(\d+)</td>', table)]
     assert shown == sum(rows) == client.get("/health").get_json()["triples"]
@@ -157,7 +161,7 @@ def test_bearer_realm_is_quoted(built_store_dir: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def served(built_store_dir: Path):  # type: ignore[no-untyped-def]
+def served(built_store_dir: Path) -> Iterator[str]:
     """A real `kg serve` over the built store."""
     with kg_serve(REPO_DATA, built_store_dir, "--workers", "1") as url:
         yield url

@@ -25,7 +25,7 @@ publications:
 """
 WARNINGS = ("profiles/ada-example.yaml:2: warning: affiliation: organisation 'Nordic Robotics Lab' is not in",
             "profiles/ada-example.yaml:4: warning: publications[0].venue (https://kg.example.org/id/work/"
-            "graph-sampling-at-scale): bibo:presentedAt|schema:isPartOf: This work has no venue")
+            "graph-sampling-at-scale): bibo:presentedAt: This work has no venue")
 
 
 def _data(tmp_path: Path) -> Path:

@@ -40,7 +40,7 @@ publications:
 
 
 @pytest.fixture(scope="module")
-def ada_client(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def ada_client(tmp_path_factory: pytest.TempPathFactory) -> FlaskClient:
     """An app over the repository's data plus a profile with a completed Ph.D. known only by its end year and
     co-authors written both in full (Haoran Wei) and by initials (H Wei)."""
     from kg.pipeline import build

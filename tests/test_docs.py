@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import importlib
 import re
+from pathlib import Path
 
 import click
 import pytest
+from flask import Flask
 
 import kg
 from kg.cli import main
 from kg.config import PROJECT_ROOT, settings_table
+from kg.store import Store
 
 DOCS = PROJECT_ROOT / "docs"
 README = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
@@ -35,7 +38,7 @@ def test_every_option_is_documented(command: str, option: str) -> None:
     assert option in CLI, f"kg {command} {option} is not in docs/cli.md"
 
 
-def test_every_route_is_documented(app) -> None:  # type: ignore[no-untyped-def]
+def test_every_route_is_documented(app: Flask) -> None:
     routes = {re.sub(r"<[^>]+>", "…", rule.rule) for rule in app.url_map.iter_rules() if rule.endpoint != "static"}
     missing = [r for r in sorted(routes) if f"`{r.split('…')[0]}" not in HTTP]
     assert not missing, f"routes missing from docs/http.md: {missing}"
@@ -106,7 +109,7 @@ def _readme_answers() -> list[tuple[list[str], list[list[str]]]]:
 
 
 @pytest.mark.parametrize("number", range(1, len(_readme_queries()) + 1), ids=lambda n: f"q{n}")
-def test_readme_example_queries_answer_exactly(store, number: int) -> None:  # type: ignore[no-untyped-def]
+def test_readme_example_queries_answer_exactly(store: Store, number: int) -> None:
     """Each example in docs/queries.md returns exactly its documented rows (in order when the query orders them)."""
     query = _readme_queries()[number - 1]
     columns, expected = _readme_answers()[number - 1]
@@ -118,7 +121,7 @@ def test_readme_example_queries_answer_exactly(store, number: int) -> None:  # t
     assert rows == expected
 
 
-def test_readme_walkthrough_works(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_readme_walkthrough_works(tmp_path: Path) -> None:
     """The walkthrough's profile builds beside the seed data, and its query finds the work, as the README says."""
     from kg.config import Config
     from kg.pipeline import build

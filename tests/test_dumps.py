@@ -11,6 +11,7 @@ from rdflib.namespace import FOAF, RDF, VOID, XSD
 
 from kg.config import Config
 from kg.exports import Selection, export, load_context
+from kg.store import Store
 
 from .conftest import REPO_DATA, assert_isomorphic
 
@@ -20,7 +21,7 @@ DUMPS = [("nq", "application/n-quads", "nquads"), ("ttl", "text/turtle", "turtle
 
 @pytest.mark.parametrize(("ext", "mimetype", "rdflib_name"), DUMPS, ids=[d[0] for d in DUMPS])
 @pytest.mark.slow
-def test_dump_is_the_export(client: FlaskClient, store, ext: str, mimetype: str, rdflib_name: str) -> None:  # type: ignore[no-untyped-def]
+def test_dump_is_the_export(client: FlaskClient, store: Store, ext: str, mimetype: str, rdflib_name: str) -> None:
     response = client.get(f"/dump.{ext}")
     assert response.status_code == 200 and response.mimetype == mimetype
     name = {"nq": "nq", "ttl": "turtle", "jsonld": "jsonld"}[ext]
@@ -47,7 +48,7 @@ def test_unknown_dump_is_404(client: FlaskClient) -> None:
 
 
 @pytest.fixture(scope="module")
-def rebuilt_client(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def rebuilt_client(tmp_path_factory: pytest.TempPathFactory) -> FlaskClient:
     """An app over a second build of the same data, in another directory."""
     from kg.pipeline import build
     from kg.server import create_app
@@ -64,7 +65,7 @@ def test_dumps_are_byte_identical_across_rebuilds(client: FlaskClient, rebuilt_c
 
 
 @pytest.mark.parametrize("path", ["/void", "/.well-known/void"])
-def test_void_description(client: FlaskClient, store, path: str) -> None:  # type: ignore[no-untyped-def]
+def test_void_description(client: FlaskClient, store: Store, path: str) -> None:
     response = client.get(path)
     assert response.status_code == 200 and response.mimetype == "text/turtle"
     graph = Graph().parse(data=response.data, format="turtle")
@@ -108,7 +109,7 @@ def test_void_follows_the_request_host(client: FlaskClient) -> None:
     assert URIRef("https://kg.example.net/sparql") in set(graph.objects(None, VOID.sparqlEndpoint))
 
 
-def test_ontology_negotiates(client: FlaskClient, store) -> None:  # type: ignore[no-untyped-def]
+def test_ontology_negotiates(client: FlaskClient, store: Store) -> None:
     html = client.get("/ontology", headers={"Accept": "text/html"})
     text = html.get_data(as_text=True)
     assert html.mimetype == "text/html" and 'id="rank"' in text and "kg:equalContribution" in text
@@ -129,7 +130,7 @@ def test_context_is_served(client: FlaskClient) -> None:
 
 
 @pytest.fixture(scope="module")
-def other_base_client(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def other_base_client(tmp_path_factory: pytest.TempPathFactory) -> FlaskClient:
     """An app over a store built with another base IRI."""
     from kg.pipeline import build
     from kg.server import create_app

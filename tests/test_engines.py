@@ -28,6 +28,7 @@ import pytest
 import requests
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.query import Result
+from rdflib.term import Identifier
 
 from .conftest import assert_isomorphic
 from .engines import Engine, clear, engine_unavailable, graphs, update
@@ -73,7 +74,7 @@ def values(engine: Engine, text: str, **params: str | list[str]) -> list[tuple[s
     return sorted(tuple(row.get(name, {}).get("value", "") for name in names) for row in body["results"]["bindings"])
 
 
-def terms(engine: Engine, text: str) -> list:  # type: ignore[type-arg]
+def terms(engine: Engine, text: str) -> list[tuple[Identifier, ...]]:
     """SELECT rows parsed by rdflib's JSON result parser (what kg's client does)."""
     response = query(engine, text)
     assert response.status_code == 200, response.text
@@ -414,7 +415,9 @@ def test_result_formats(engine: Engine) -> None:
         if accept.endswith("json"):
             assert ask.json()["boolean"] is expect_true
         else:
-            assert ET.fromstring(ask.content).find(f"{xml_ns}boolean").text == "true"  # type: ignore[union-attr]
+            boolean = ET.fromstring(ask.content).find(f"{xml_ns}boolean")
+            assert boolean is not None
+            assert boolean.text == "true"
 
     construct = query(engine, f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH <{EX}d3> {{ ?s ?p ?o }} }}",
                       "application/n-triples")

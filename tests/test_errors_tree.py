@@ -42,6 +42,11 @@ PINNED = {
     "WriteRejected": (422, 3, None),
     "WriteForbidden": (403, 1, None),
     "PortInUse": (500, 4, None),
+    "OutputExists": (409, 1, None),
+    "BadIdentifier": (400, 2, None),
+    "RecordNotFound": (404, 1, None),
+    "FetchLimited": (503, 9, None),
+    "SourceUnreachable": (502, 9, None),
 }
 
 
@@ -58,12 +63,14 @@ def test_status_exit_code_and_retry_after_are_unchanged(name: str) -> None:
 
 FAMILIES = {
     "BadInput": {"SourceError", "SourceErrors", "NotAcceptable", "BadQuery", "TooManyResults", "BadTerm",
-                 "NetworkRefused", "PayloadTooLarge", "UpdateTooLarge", "UnsupportedMediaType"},
-    "Missing": {"NotFound", "GraphNotFound"},
+                 "NetworkRefused", "PayloadTooLarge", "UpdateTooLarge", "UnsupportedMediaType", "BadIdentifier"},
+    "Missing": {"NotFound", "GraphNotFound", "RecordNotFound"},
     "Invalid": {"ValidationFailed", "WriteRejected"},
-    "NotAllowed": {"ReadOnly", "WriteForbidden"},
-    "OverLimit": {"QueryTimeout", "QueryMemoryLimit", "WriteLimit", "WriteBusy", "Saturated", "BusyTimeout"},
-    "StoreError": {"StoreMissing", "BuildError", "RemoteStoreError", "DiskFull", "WorkersDown", "EngineCrashed"},
+    "NotAllowed": {"ReadOnly", "WriteForbidden", "OutputExists"},
+    "OverLimit": {"QueryTimeout", "QueryMemoryLimit", "WriteLimit", "WriteBusy", "Saturated", "BusyTimeout",
+                  "FetchLimited"},
+    "StoreError": {"StoreMissing", "BuildError", "RemoteStoreError", "DiskFull", "WorkersDown", "EngineCrashed",
+                   "SourceUnreachable"},
     "SetupError": {"RemoteConfigError", "SettingError", "PortInUse"},
 }
 OUTSIDE = {"KgError", "QueryFailed"}  # the root, and a worker's error whatever its class was

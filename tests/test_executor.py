@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,7 +25,7 @@ def job(text: str, timeout: float = 10.0, fmt: str = "SPARQL_JSON") -> QueryJob:
                     dataset=False, format=fmt, max_results=1000, timeout=timeout)
 
 
-def ready_pool(path: Path, size: int = 1, **options) -> QueryPool:  # type: ignore[no-untyped-def]
+def ready_pool(path: Path, size: int = 1, **options: Any) -> QueryPool:
     """A pool whose workers have all started."""
     pool = QueryPool(path, size, in_memory=options.pop("in_memory", True),
                      settings=PoolSettings(max_pending=options.pop("max_pending", 8)))
@@ -35,7 +37,7 @@ def ready_pool(path: Path, size: int = 1, **options) -> QueryPool:  # type: igno
 
 
 @pytest.fixture(scope="module")
-def pool(built_store_dir: Path):  # type: ignore[no-untyped-def]
+def pool(built_store_dir: Path) -> Iterator[QueryPool]:
     """Two workers over the built store."""
     started = ready_pool(built_store_dir, 2)
     yield started

@@ -24,7 +24,8 @@ from kg.namespaces import KG, PREFIXES, SDO
 from kg.reasoning import inferred_triples
 from kg.reasoning.explain import Explainer, explain
 from kg.reasoning.terms import parse_term, parse_triple
-from kg.store import Store, to_ox
+from kg.store import Store
+from kg.terms import to_ox
 
 BASE = Minter().base
 INFERRED, ONTOLOGY = str(Minter().graph("inferred")), str(Minter().graph("ontology"))

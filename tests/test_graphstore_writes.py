@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 from rdflib import Graph, Namespace, URIRef
 from rdflib.collection import Collection
 from rdflib.compare import isomorphic
+from rdflib.term import Node
 
 from kg.config import Config
 from kg.server import create_app
@@ -200,14 +201,14 @@ class Step:
     expected_body: str | None
 
 
-def _headers(graph: Graph, node: object) -> dict[str, str]:
-    items = graph.value(node, HT.headers)  # type: ignore[arg-type]
+def _headers(graph: Graph, node: Node | None) -> dict[str, str]:
+    items = graph.value(node, HT.headers)
     return {str(graph.value(h, HT.fieldName)).lower(): str(graph.value(h, HT.fieldValue))
             for h in (Collection(graph, items) if items is not None else [])}
 
 
-def _text(graph: Graph, node: object) -> str | None:
-    body = graph.value(node, HT.body)  # type: ignore[arg-type]
+def _text(graph: Graph, node: Node | None) -> str | None:
+    body = graph.value(node, HT.body)
     return None if body is None else str(graph.value(body, CNT.chars))
 
 

@@ -21,7 +21,7 @@ FLOORS = {"publication title": 0.76, "authors in order": 0.76, "venue": 0.76, "y
 
 
 @pytest.fixture(scope="module")
-def table():  # type: ignore[no-untyped-def]
+def table() -> dict[str, tuple[float, ...]]:
     """The evaluation table over the held-out set."""
     spec = importlib.util.spec_from_file_location("import_eval", PROJECT_ROOT / "benchmarks" / "import_eval.py")
     assert spec is not None and spec.loader is not None
@@ -33,12 +33,12 @@ def table():  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("field", sorted(FLOORS))
-def test_heldout_f1_stays_above_the_floor(table, field: str) -> None:  # type: ignore[no-untyped-def]
+def test_heldout_f1_stays_above_the_floor(table: dict[str, tuple[float, ...]], field: str) -> None:
     precision, recall, f1, *_ = table[field]
     assert f1 >= FLOORS[field], f"{field}: F1 {f1:.3f} (P {precision:.3f}, R {recall:.3f})"
 
 
-def test_heldout_precision_stays_high(table) -> None:  # type: ignore[no-untyped-def]
+def test_heldout_precision_stays_high(table: dict[str, tuple[float, ...]]) -> None:
     assert table["publication title"][0] >= 0.9
 
 

@@ -8,7 +8,8 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.collection import Collection
 
 from kg.iris import Minter
-from kg.mapping import map_corpus
+from kg.mapping import MappedGraphs, map_corpus
+from kg.model import Corpus
 from kg.namespaces import BIBO, KG, SDO
 from kg.parsing import parse_corpus
 from kg.sources import read_data_dir
@@ -25,14 +26,14 @@ def test_fixture_profile_matches_golden_graph(minter: Minter) -> None:
     assert_isomorphic(actual, expected)
 
 
-def test_mapping_is_deterministic(corpus, minter: Minter) -> None:  # type: ignore[no-untyped-def]
+def test_mapping_is_deterministic(corpus: Corpus, minter: Minter) -> None:
     first, second = map_corpus(corpus, minter), map_corpus(corpus, minter)
     assert sorted(first.graphs) == sorted(second.graphs)
     for iri, graph in first.graphs.items():
         assert set(graph) == set(second.graphs[iri])
 
 
-def test_each_profile_has_its_own_graph_with_provenance(mapped, minter: Minter) -> None:  # type: ignore[no-untyped-def]
+def test_each_profile_has_its_own_graph_with_provenance(mapped: MappedGraphs, minter: Minter) -> None:
     from rdflib.namespace import PROV
 
     for slug in ("ziheng-jiang", "wencong-xiao"):
@@ -65,7 +66,7 @@ def test_equal_contribution_and_elision(asserted: Graph, minter: Minter) -> None
     assert [asserted.value(a, KG.nameAsWritten) for a in after_gap] == [Literal("Wencong Xiao")]
 
 
-def test_iris_live_under_the_configured_base(corpus) -> None:  # type: ignore[no-untyped-def]
+def test_iris_live_under_the_configured_base(corpus: Corpus) -> None:
     minter = Minter("http://data.example.edu/kg/")
     mapped = map_corpus(corpus, minter)
     subjects = {s for g in mapped.graphs.values() for s in g.subjects() if isinstance(s, URIRef)}

@@ -7,13 +7,14 @@ from pathlib import Path
 import pytest
 
 from kg.errors import SourceError, SourceErrors
+from kg.model import Corpus, Profile
 from kg.parsing import parse_author, parse_corpus, parse_profile
 from kg.sources import parse_yaml, read_data_dir
 
 DATA = Path(__file__).parent / "data"
 
 
-def _profile(text: str, name: str = "ada.yaml"):  # type: ignore[no-untyped-def]
+def _profile(text: str, name: str = "ada.yaml") -> Profile:
     return parse_profile(parse_yaml(text, Path(name), f"profiles/{name}"))
 
 
@@ -32,7 +33,7 @@ def test_fixture_corpus_loads() -> None:
     assert ada.publications[0].authors[0].equal_contribution
 
 
-def test_repository_profiles_load(corpus) -> None:  # type: ignore[no-untyped-def]
+def test_repository_profiles_load(corpus: Corpus) -> None:
     assert {p.id for p in corpus.profiles} == {"ziheng-jiang", "wencong-xiao"}
     assert all(len(p.publications) == 10 for p in corpus.profiles)
 

@@ -47,11 +47,11 @@ def t(s: str, p: str, o: str | ox.Literal) -> ox.Triple:
 
 
 def _pairs(triples: set[ox.Triple]) -> dict[str, str]:
-    return {x.subject.value: x.object.value for x in triples if x.predicate == REPLACED_BY}  # type: ignore[union-attr]
+    return {x.subject.value: x.object.value for x in triples if x.predicate == REPLACED_BY}  # type: ignore[union-attr]  # IRIs here, not RDF 1.2 triple terms
 
 
 def _gone(triples: set[ox.Triple]) -> set[str]:
-    return {x.subject.value for x in triples if x.predicate == INVALIDATED}  # type: ignore[union-attr]
+    return {x.subject.value for x in triples if x.predicate == INVALIDATED}  # type: ignore[union-attr]  # IRIs here, not RDF 1.2 triple terms
 
 
 # --- the rules, on small graphs -------------------------------------------------------------------------------
@@ -99,7 +99,7 @@ def test_a_corrected_title_pairs_works_with_the_same_authors_and_year_only() -> 
     gone = _change(ID + "work/a", "removed")
     for triples, expected in ((same, {ID + "work/a": ID + "work/b"}), (other_year, {}), (other_order, {}),
                               (unlike, {})):
-        came = next(x.subject.value for x in triples if x.predicate.value == TYPE)  # type: ignore[union-attr]
+        came = next(x.subject.value for x in triples if x.predicate.value == TYPE)  # type: ignore[union-attr]  # IRIs here, not RDF 1.2 triple terms
         assert successors(old, _side(triples), [gone, _change(came, "added")]) == expected
 
 

@@ -176,7 +176,7 @@ def test_titles_match_ignoring_case_and_punctuation(data: Path, tmp_path: Path) 
     assert merged.value(work(NOTES), SDO.datePublished) is None
 
 
-def test_both_validators_agree_and_accept_year_less_works(mapped: MappedGraphs, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+def test_both_validators_agree_and_accept_year_less_works(mapped: MappedGraphs, shapes: Graph, ontology: Graph) -> None:
     data = union(mapped.graphs.values())
     outcome = run([data], shapes, ontology)
     assert outcome.engine == "oxigraph"
@@ -185,7 +185,7 @@ def test_both_validators_agree_and_accept_year_less_works(mapped: MappedGraphs, 
     assert report.passes and report.errors == (), report.text()
 
 
-def test_two_profiles_giving_different_years_still_fail(mapped: MappedGraphs, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+def test_two_profiles_giving_different_years_still_fail(mapped: MappedGraphs, shapes: Graph, ontology: Graph) -> None:
     iri = Minter().graph("profile/alan-turing")
     graph = Graph()
     graph += mapped.graphs[iri]

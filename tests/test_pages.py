@@ -8,11 +8,13 @@ from html.parser import HTMLParser
 from urllib.parse import quote, urlencode
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from rdflib import RDF, RDFS, BNode, Graph, Literal, URIRef
 
 from kg.config import PROJECT_ROOT
 from kg.server.sparql.query_page import EXAMPLES, PREFIX_BLOCK, render_results_html
+from kg.store import Store
 
 from .conftest import assert_isomorphic
 
@@ -94,7 +96,7 @@ def expected_description(merged: Graph, iri: str) -> Graph:
 
 
 @pytest.fixture(scope="module")
-def merged(store) -> Graph:  # type: ignore[no-untyped-def]
+def merged(store: Store) -> Graph:
     """The store's merged default graph."""
     return store.rdflib_graph()
 
@@ -164,7 +166,7 @@ def test_data_without_extension_negotiates(client: FlaskClient) -> None:
     assert response.mimetype == "application/n-triples" and "Accept" in response.headers["Vary"]
 
 
-def test_every_minted_iri_dereferences_to_turtle(client: FlaskClient, store) -> None:  # type: ignore[no-untyped-def]
+def test_every_minted_iri_dereferences_to_turtle(client: FlaskClient, store: Store) -> None:
     """`curl -L -H 'Accept: text/turtle'` on any minted IRI returns parseable Turtle about it."""
     from kg.server.pages.resources import minted_iris
 
@@ -288,7 +290,7 @@ def test_venue_pages(client: FlaskClient) -> None:
     assert "Infinite-LLM" in arxiv
 
 
-def test_home_page(client: FlaskClient, store) -> None:  # type: ignore[no-untyped-def]
+def test_home_page(client: FlaskClient, store: Store) -> None:
     response = client.get("/", headers={"Accept": BROWSER})
     text = response.get_data(as_text=True)
     assert response.status_code == 200 and 'rel="alternate"' in response.headers["Link"]
@@ -361,7 +363,7 @@ def test_example_links_answer_in_every_format(client: FlaskClient) -> None:
         assert response.status_code == 200 and response.mimetype == mimetype, title
 
 
-def test_render_results_html(app, client: FlaskClient) -> None:  # type: ignore[no-untyped-def]
+def test_render_results_html(app: Flask, client: FlaskClient) -> None:
     query = PREFIX_BLOCK + "\n" + EXAMPLES[0][1]
     results = client.get("/sparql?" + urlencode({"query": "SELECT ?p ?n WHERE { ?p <http://schema.org/name> ?n } "
                                                  "ORDER BY ?n LIMIT 3", "format": "json"})).data

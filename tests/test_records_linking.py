@@ -55,7 +55,7 @@ def _data(tmp_path: Path, profiles: dict[str, str], records: dict[str, Path]) ->
 
 def _rows(store: Store, query: str) -> list[tuple[str, ...]]:
     return [tuple(str(term.value) if term is not None else "" for term in row)
-            for row in store.query(PREFIXES + query)]  # type: ignore[union-attr]
+            for row in store.query(PREFIXES + query)]
 
 
 @pytest.fixture()
@@ -68,7 +68,8 @@ def elife(tmp_path: Path) -> tuple[Config, Store]:
     return config, Store.open(config.store)
 
 
-def test_crossref_and_openalex_records_of_one_doi_are_one_work_with_five_ordered_authors(elife) -> None:
+def test_crossref_and_openalex_records_of_one_doi_are_one_work_with_five_ordered_authors(
+        elife: tuple[Config, Store]) -> None:
     _, store = elife
     works = _rows(store, "SELECT DISTINCT ?w WHERE { ?w bibo:doi '10.7554/elife.01567' }")
     assert len(works) == 1
@@ -89,7 +90,7 @@ def test_crossref_and_openalex_records_of_one_doi_are_one_work_with_five_ordered
     assert alternates == {"Ioannis Xénarios"}
 
 
-def test_both_record_files_are_in_the_works_provenance(elife) -> None:
+def test_both_record_files_are_in_the_works_provenance(elife: tuple[Config, Store]) -> None:
     _, store = elife
     sources = _rows(store, """SELECT ?file ?sha ?agent WHERE { GRAPH ?g { ?w bibo:doi '10.7554/elife.01567' .
         ?g prov:wasDerivedFrom ?f ; prov:wasAttributedTo ?agent . ?f schema:name ?file ; kg:sha256 ?sha } }
@@ -102,7 +103,7 @@ def test_both_record_files_are_in_the_works_provenance(elife) -> None:
                                       f"{BASE}/graph/record/openalex-work-10-7554-elife-01567-json"]
 
 
-def test_name_variants_are_alternate_names_not_conflicts(elife) -> None:
+def test_name_variants_are_alternate_names_not_conflicts(elife: tuple[Config, Store]) -> None:
     config, _ = elife
     assert read_linked(config).linking.conflicts == []
 
@@ -191,7 +192,6 @@ def test_a_bad_doi_in_a_profile_is_an_error(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("content", "expected"), [
     ('{"message-type": "work", "message": {"DOI": "10.1/x", "title": ["T"], "au', "records/bad.json:1: column"),
-    ('{"hello": "world"}', "records/bad.json: this JSON is not a record shape kg knows"),
     ('<?xml version="1.0"?>\n<!DOCTYPE r [<!ENTITY e SYSTEM "file:///etc/passwd">]>\n<r>&e;</r>',
      "records/bad.json:2: the XML has a DOCTYPE declaration"),
 ])

@@ -70,9 +70,9 @@ def test_a_profile_and_the_orcid_record_of_its_id_are_one_person(tmp_path: Path)
           {{ <{person}> schema:worksFor ?r . ?r a schema:EmployeeRole BIND("employment" AS ?kind) }} UNION
           {{ <{person}> schema:alumniOf ?r . ?r a schema:OrganizationRole BIND("education" AS ?kind) }} UNION
           {{ ?w schema:author <{person}> BIND("work" AS ?kind) }} }} }} ORDER BY ?g ?kind"""
-    rows = [(str(r[0].value).rsplit("/", 2)[-2], r[1].value) for r in store.query(query)]  # type: ignore[union-attr]
+    rows = [(str(r[0].value).rsplit("/", 2)[-2], r[1].value) for r in store.query(query)]
     assert rows == [("profile", "employment"), ("profile", "work"),
                     ("record", "education"), ("record", "employment"), ("record", "work")]
-    same = [r[0].value for r in store.query(  # type: ignore[union-attr]
+    same = [r[0].value for r in store.query(
         "SELECT ?p WHERE { ?p <http://schema.org/sameAs> <https://orcid.org/0000-0002-7319-2192> }")]
     assert same == [person]

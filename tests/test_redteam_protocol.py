@@ -25,7 +25,7 @@ import re
 import subprocess
 import time
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -171,7 +171,7 @@ def test_a_burst_of_odd_paths_keeps_the_log_small_and_clean(served: str, site: C
         assert send(served, "GET", path).status == ODD_PATHS[path]
     seconds = time.monotonic() - started
     evil = send(served, "GET", "/page/%00", {"User-Agent": "red\x1b[31mteam\x07\x7f"})
-    assert evil.status in (400, 404)  # the HTTP server may refuse such a header itself (gunicorn does)
+    assert evil.status in (400, 404)  # the HTTP server may refuse such a header itself (gunicorn, the earlier one, did)
     time.sleep(0.3)
     with log.open("rb") as out:
         out.seek(before)
@@ -277,15 +277,15 @@ def test_named_graph_as_json_ld_is_a_plain_graph_document(served: str, site: Con
 
 # 11, in-process ----------------------------------------------------------------------------------------------
 
-def enospc(number: int = errno.ENOSPC):  # type: ignore[no-untyped-def]
+def enospc(number: int = errno.ENOSPC) -> Callable[..., None]:
     def fail(*args: object, **kwargs: object) -> None:
         raise OSError(number, os.strerror(number))
     return fail
 
 
-def fsync_once_then_full(real):  # type: ignore[no-untyped-def]
+def fsync_once_then_full(real: Callable[[int], None]) -> Callable[[int], None]:
     """os.fsync that fails with ENOSPC on the first call (the first temporary file a write makes)."""
-    calls = []
+    calls: list[int] = []
 
     def fsync(fd: int) -> None:
         calls.append(fd)

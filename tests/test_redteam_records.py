@@ -17,7 +17,7 @@ import pytest
 from kg.records import parse_record
 
 from .conftest import REPO_DATA
-from .test_redteam_sources import _snapshot, built
+from .test_redteam_sources import Built, _snapshot, built
 
 __all__ = ["built"]
 TIMEOUT = 60
@@ -55,8 +55,7 @@ def build(data: Path, store: Path, **env: str) -> tuple[int, str]:
     return code, out
 
 
-def refused(built: tuple[Path, Path, tuple[str, dict[str, str]]], name: str, text: str, where: str, words: str,
-            **env: str) -> str:
+def refused(built: Built, name: str, text: str, where: str, words: str, **env: str) -> str:
     """A record written to data/records/name stops kg build with exit 2 naming `where` and matching `words`;
     the previous store is untouched."""
     data, store, before = built
@@ -76,38 +75,38 @@ def crossref(authors: list[dict[str, str]], year: str = "2020") -> str:
     return json.dumps({"message-type": "work", "message": work}, indent=1).replace('"YEAR"', year)
 
 
-def test_json_nested_a_million_deep_is_refused_with_its_path(built) -> None:  # type: ignore[no-untyped-def]
+def test_json_nested_a_million_deep_is_refused_with_its_path(built: Built) -> None:
     out = refused(built, "deep.json", "[" * 10**6 + "]" * 10**6, "records/deep.json:1: [0][0]",
                   r"JSON nested more than 64 levels deep")
     assert "RecursionError" not in out
 
 
-def test_a_5001_digit_year_is_refused_with_its_line_and_path(built) -> None:  # type: ignore[no-untyped-def]
+def test_a_5001_digit_year_is_refused_with_its_line_and_path(built: Built) -> None:
     text = crossref([{"given": "Ada", "family": "Example"}], year="9" * 5001)
     line = text.splitlines().index(next(x for x in text.splitlines() if "99999" in x)) + 1
     refused(built, "year.json", text, f"records/year.json:{line}: message.issued.date-parts[0][0]",
             r"a number of 5,001 digits")
 
 
-def test_a_15_megabyte_bibtex_title_is_refused(built) -> None:  # type: ignore[no-untyped-def]
+def test_a_15_megabyte_bibtex_title_is_refused(built: Built) -> None:
     text = "@article{big,\n  author = {Ada Example},\n  title = {" + "x" * 15_000_000 + "},\n  year = {2020}\n}\n"
     refused(built, "big.bib", text, "records/big.bib:3: @article{big}.title",
             r"15,000,000 characters, longer than the limit of 100,000.*KG_MAX_FIELD_CHARS")
 
 
-def test_a_long_json_text_is_refused_and_the_limit_is_a_setting(built) -> None:  # type: ignore[no-untyped-def]
+def test_a_long_json_text_is_refused_and_the_limit_is_a_setting(built: Built) -> None:
     text = crossref([{"given": "Ada", "family": "E" * 5000}])
     line = next(i for i, x in enumerate(text.splitlines(), 1) if "EEEE" in x)
     refused(built, "long.json", text, f"records/long.json:{line}: message.author[0].family",
             r"5,000 characters, longer than the limit of 4,000.*KG_MAX_FIELD_CHARS", KG_MAX_FIELD_CHARS="4000")
 
 
-def test_deep_xml_is_refused_at_its_line(built) -> None:  # type: ignore[no-untyped-def]
+def test_deep_xml_is_refused_at_its_line(built: Built) -> None:
     text = "<dblpperson name='x'>\n" + "<r>\n" * 100_000 + "</r>" * 100_000 + "</dblpperson>\n"
     refused(built, "deep.xml", text, "records/deep.xml:65:", r"XML nested more than 64 levels deep")
 
 
-def test_the_parse_deadline_is_a_setting(built) -> None:  # type: ignore[no-untyped-def]
+def test_the_parse_deadline_is_a_setting(built: Built) -> None:
     people = [{"given": f"Given{i}", "family": "Example"} for i in range(50_000)]
     refused(built, "slow.json", crossref(people), "records/slow.json:",
             r"longer than the limit of 1e-06 seconds.*KG_MAX_PARSE_SECONDS", KG_MAX_PARSE_SECONDS="0.000001",

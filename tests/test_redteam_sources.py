@@ -24,6 +24,7 @@ MEMORY_CAP = 4 * 1024**3
 TIMEOUT = 60
 QUICK = 20.0  # seconds; a refused file is caught before any parsing, so this is mostly interpreter start-up
 HOMEPAGE = Path(__file__).parent / "data" / "import_corpus" / "camille-dubois.html"
+Built = tuple[Path, Path, tuple[str, dict[str, str]]]  # the `built` fixture: (data dir, store, snapshot of the store)
 
 
 def _cap_memory() -> None:
@@ -50,7 +51,7 @@ def _snapshot(store: Path) -> tuple[str, dict[str, str]]:
 
 
 @pytest.fixture()
-def built(tmp_path: Path) -> tuple[Path, Path, tuple[str, dict[str, str]]]:
+def built(tmp_path: Path) -> Built:
     """A copy of the repository's data, built once with good data: (data dir, store, snapshot of the store)."""
     data, store = tmp_path / "data", tmp_path / "store"
     copy_repo_data(data)
@@ -59,8 +60,7 @@ def built(tmp_path: Path) -> tuple[Path, Path, tuple[str, dict[str, str]]]:
     return data, store, _snapshot(store)
 
 
-def assert_refused(built: tuple[Path, Path, tuple[str, dict[str, str]]], where: str, words: str,
-                   **env: str) -> str:
+def assert_refused(built: Built, where: str, words: str, **env: str) -> str:
     """kg build exits 2 quickly naming `where`, without a traceback, and leaves the previous store as it was."""
     data, store, before = built
     code, out, seconds = kg("build", "--data", str(data), "--store", str(store), **env)
@@ -80,47 +80,47 @@ def billion_laughs(levels: int = 9, width: int = 10) -> str:
     return "\n".join(lines) + "\n"
 
 
-def test_billion_laughs_profile_is_refused_at_its_first_anchor(built) -> None:  # type: ignore[no-untyped-def]
+def test_billion_laughs_profile_is_refused_at_its_first_anchor(built: Built) -> None:
     (built[0] / "profiles" / "laughs.yaml").write_text(billion_laughs(), encoding="utf-8")
     assert_refused(built, "profiles/laughs.yaml:2:", r"anchor &l0.*not allowed.*write the value out")
 
 
-def test_recursive_alias_is_refused(built) -> None:  # type: ignore[no-untyped-def]
+def test_recursive_alias_is_refused(built: Built) -> None:
     (built[0] / "profiles" / "loop.yaml").write_text("name: Loop Person\nsummary: hi\nsame_as: &a [*a]\n")
     assert_refused(built, "profiles/loop.yaml:3:", r"anchor &a.*not allowed")
 
 
-def test_merge_key_alias_in_a_reference_file_is_refused(built) -> None:  # type: ignore[no-untyped-def]
+def test_merge_key_alias_in_a_reference_file_is_refused(built: Built) -> None:
     orgs = built[0] / "organizations.yaml"
     orgs.write_text(orgs.read_text(encoding="utf-8") + "- id: extra-lab\n  <<: *base\n", encoding="utf-8")
     line = orgs.read_text(encoding="utf-8").count("\n")
     assert_refused(built, f"organizations.yaml:{line}:", r"alias \*base.*not allowed")
 
 
-def test_deeply_nested_profile_is_refused(built) -> None:  # type: ignore[no-untyped-def]
+def test_deeply_nested_profile_is_refused(built: Built) -> None:
     depth = 200_000
     (built[0] / "profiles" / "deep.yaml").write_text("name: Deep\nsame_as: " + "[" * depth + "]" * depth + "\n")
     assert_refused(built, "profiles/deep.yaml:2:", r"nested more than \d+ levels")
 
 
-def test_profile_symlinked_to_dev_zero_is_never_read(built) -> None:  # type: ignore[no-untyped-def]
+def test_profile_symlinked_to_dev_zero_is_never_read(built: Built) -> None:
     (built[0] / "profiles" / "zero.yaml").symlink_to("/dev/zero")
     assert_refused(built, "profiles/zero.yaml", r"is not a regular file \(a device\)")
 
 
-def test_fifo_profile_does_not_block(built) -> None:  # type: ignore[no-untyped-def]
+def test_fifo_profile_does_not_block(built: Built) -> None:
     os.mkfifo(built[0] / "profiles" / "pipe.yaml")
     assert_refused(built, "profiles/pipe.yaml", r"is not a regular file \(a FIFO\)")
 
 
-def test_oversized_profile_is_refused_naming_size_and_limit(built) -> None:  # type: ignore[no-untyped-def]
+def test_oversized_profile_is_refused_naming_size_and_limit(built: Built) -> None:
     big = built[0] / "profiles" / "big-person.yaml"
     big.write_text("name: Big Person\n" + ("# padding " + "x" * 89 + "\n") * 160_000, encoding="utf-8")
     out = assert_refused(built, "profiles/big-person.yaml", r"is 16,000,017 bytes.*limit of 16,000,000 bytes")
     assert "KG_MAX_SOURCE_BYTES" in out
 
 
-def test_source_limit_is_set_by_environment(built) -> None:  # type: ignore[no-untyped-def]
+def test_source_limit_is_set_by_environment(built: Built) -> None:
     profile = built[0] / "profiles" / "ziheng-jiang.yaml"
     limit = profile.stat().st_size - 1
     assert_refused(built, "profiles/ziheng-jiang.yaml", rf"limit of {limit:,} bytes.*KG_MAX_SOURCE_BYTES",

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flask.testing import FlaskClient
 from rdflib import Dataset, Graph
 
 from kg.config import PROJECT_ROOT, Config
@@ -25,6 +26,7 @@ from kg.exports import export
 from kg.iris import RemoteNames
 from kg.pipeline import build
 from kg.server import create_app
+from kg.store import Store
 from kg.store.client import SparqlClient
 from kg.store.push import pending_graphs, staging_graphs
 from kg.store.remote import RemoteStore, read_manifest
@@ -80,7 +82,7 @@ def _app(config: Config) -> Any:
 
 # --- the same graphs --------------------------------------------------------------------------------------
 
-def test_graphs_are_the_embedded_graphs(remote_store: RemoteStore, store) -> None:  # type: ignore[no-untyped-def]
+def test_graphs_are_the_embedded_graphs(remote_store: RemoteStore, store: Store) -> None:
     assert remote_store.graph_names() == store.graph_names()
     for name in store.graph_names():
         assert_isomorphic(remote_store.rdflib_graph(name), store.rdflib_graph(name))
@@ -127,7 +129,7 @@ def _plain_string(rows: list[tuple[tuple[str, str], ...]]) -> list[tuple[tuple[s
     return sorted(tuple((n, v[: -len(marker)] + "|" if v.endswith(marker) else v) for n, v in row) for row in rows)
 
 
-def test_readme_queries_give_the_same_rows_over_http(remote_config_built: Config, client) -> None:  # type: ignore[no-untyped-def]
+def test_readme_queries_give_the_same_rows_over_http(remote_config_built: Config, client: FlaskClient) -> None:
     remote = _app(remote_config_built)
     for query in _readme_queries():
         headers = {"Accept": "application/sparql-results+json"}
@@ -137,7 +139,7 @@ def test_readme_queries_give_the_same_rows_over_http(remote_config_built: Config
         assert _plain_string(_rows(actual.data)) == _plain_string(_rows(expected.data)), query
 
 
-def test_typed_values_come_back_as_stored(remote_config_built: Config, client) -> None:  # type: ignore[no-untyped-def]
+def test_typed_values_come_back_as_stored(remote_config_built: Config, client: FlaskClient) -> None:
     query = ("SELECT ?a ?v WHERE { ?a <https://kg.example.org/ontology#precededByElision> ?v } ORDER BY ?a")
     remote = _app(remote_config_built)
     headers = {"Accept": "application/sparql-results+json"}
@@ -148,7 +150,7 @@ def test_typed_values_come_back_as_stored(remote_config_built: Config, client) -
     assert _rows(actual.data) == rows
 
 
-def test_construct_gives_the_same_graph(remote_config_built: Config, client) -> None:  # type: ignore[no-untyped-def]
+def test_construct_gives_the_same_graph(remote_config_built: Config, client: FlaskClient) -> None:
     query = ("PREFIX bibo: <http://purl.org/ontology/bibo/> CONSTRUCT { ?w bibo:authorList ?l . ?l ?p ?o } "
              "WHERE { ?w bibo:authorList ?l . ?l ?p ?o }")
     remote = _app(remote_config_built)
@@ -163,12 +165,12 @@ PAGES = ["/page/person/wencong-xiao", "/page/person/ziheng-jiang", "/page/organi
          "/page/venue/neurips", "/search?q=cluster", "/data/person/wencong-xiao.ttl", "/ontology"]
 
 
-def _page_paths(store) -> list[str]:  # type: ignore[no-untyped-def]
+def _page_paths(store: Store) -> list[str]:
     rows = store.query("SELECT ?w WHERE { ?w a <http://schema.org/ScholarlyArticle> } ORDER BY ?w LIMIT 3")
     return PAGES + ["/page/" + row[0].value.split("/id/", 1)[1] for row in rows]
 
 
-def test_pages_are_the_same(remote_config_built: Config, client, store) -> None:  # type: ignore[no-untyped-def]
+def test_pages_are_the_same(remote_config_built: Config, client: FlaskClient, store: Store) -> None:
     remote = _app(remote_config_built)
     for path in _page_paths(store):
         expected, actual = client.get(path), remote.get(path)
@@ -180,7 +182,7 @@ def test_pages_are_the_same(remote_config_built: Config, client, store) -> None:
             assert actual.get_data(as_text=True) == expected.get_data(as_text=True), path
 
 
-def test_exports_are_the_same_dataset(remote_store: RemoteStore, store) -> None:  # type: ignore[no-untyped-def]
+def test_exports_are_the_same_dataset(remote_store: RemoteStore, store: Store) -> None:
     remote, embedded = Dataset(), Dataset()
     remote.parse(data=export(remote_store, "nq"), format="nquads")
     embedded.parse(data=export(store, "nq"), format="nquads")
@@ -213,7 +215,7 @@ def test_push_twice_uploads_nothing_the_second_time(engine: Engine, tmp_path: Pa
     assert second.graphs == first.graphs and second.merged == first.merged
 
 
-def test_failed_push_leaves_the_previous_build(engine: Engine, tmp_path: Path, store,  # type: ignore[no-untyped-def]
+def test_failed_push_leaves_the_previous_build(engine: Engine, tmp_path: Path, store: Store,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     config = _other(engine, tmp_path, data=tmp_path / "data")
     _copy_data(tmp_path / "data")
@@ -369,7 +371,7 @@ def test_guarded_writes_commit_to_the_remote_store(engine: Engine, tmp_path: Pat
     assert RemoteStore.open(config).manifest.version == before.version
     accepted = site.post("/sparql", data={"update": f"INSERT DATA {{ {person} <http://schema.org/knowsAbout> "
                                                     "'Graph databases' }"}, headers=auth)
-    assert accepted.status_code == 200 and accepted.json["added"] == 1, accepted.data  # type: ignore[index]
+    assert accepted.status_code == 200 and accepted.json["added"] == 1, accepted.data
     assert answer(), "the write is not visible through the endpoint right after it"
     after = RemoteStore.open(config)
     assert after.manifest.version != before.version

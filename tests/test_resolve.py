@@ -7,26 +7,27 @@ from pathlib import Path
 import pytest
 
 from kg.errors import SourceErrors
+from kg.model import Corpus
 from kg.parsing import parse_corpus
 from kg.resolution import initials_form, normalize_name, resolve
 from kg.sources import read_data_dir
 
 
-def test_advisor_and_coauthor_are_one_node(corpus) -> None:  # type: ignore[no-untyped-def]
+def test_advisor_and_coauthor_are_one_node(corpus: Corpus) -> None:
     resolution = resolve(corpus)
     assert resolution.person("Tianqi Chen") == resolution.person("tianqi  chen") == "tianqi-chen"
 
 
-def test_shared_coauthor_across_profiles(corpus) -> None:  # type: ignore[no-untyped-def]
+def test_shared_coauthor_across_profiles(corpus: Corpus) -> None:
     resolution = resolve(corpus)
     assert resolution.person("Xinyi Zhang") == "xinyi-zhang"
 
 
-def test_profile_owner_keeps_profile_id(corpus) -> None:  # type: ignore[no-untyped-def]
+def test_profile_owner_keeps_profile_id(corpus: Corpus) -> None:
     assert resolve(corpus).person("Wencong Xiao") == "wencong-xiao"
 
 
-def test_initials_get_unique_candidates_only(corpus) -> None:  # type: ignore[no-untyped-def]
+def test_initials_get_unique_candidates_only(corpus: Corpus) -> None:
     resolution = resolve(corpus)
     assert resolution.possible_same_as["z-song"] == ("zuquan-song",)
     assert resolution.possible_same_as["h-wei"] == ("haoran-wei",)
@@ -40,7 +41,7 @@ def test_initials_form(name: str, form: object) -> None:
     assert initials_form(name) == form
 
 
-def test_aliases_resolve(corpus) -> None:  # type: ignore[no-untyped-def]
+def test_aliases_resolve(corpus: Corpus) -> None:
     resolution = resolve(corpus)
     assert resolution.organization("Bytedance") == "bytedance"
     assert resolution.venue("NIPS") == "neurips"

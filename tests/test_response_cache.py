@@ -22,12 +22,13 @@ PERSON = "/page/person/ziheng-jiang"
 def counting_views(app: Flask) -> dict[str, int]:
     """Count the requests that reach Flask (the middleware sits in front of Flask's own wsgi_app)."""
     calls = {"n": 0}
-    inner = app.wsgi_app.app  # type: ignore[attr-defined]
+    assert isinstance(app.wsgi_app, ResponseCache)
+    inner = app.wsgi_app.app
 
     def counted(environ: dict[str, Any], start_response: Any) -> Any:
         calls["n"] += 1
         return inner(environ, start_response)
-    app.wsgi_app.app = counted  # type: ignore[attr-defined]
+    app.wsgi_app.app = counted
     return calls
 
 
@@ -124,7 +125,7 @@ def test_a_new_data_version_is_a_miss() -> None:
         return [body]
 
     store_handle = FakeHandle()
-    middleware = ResponseCache(inner, store_handle)  # type: ignore[arg-type]
+    middleware = ResponseCache(inner, store_handle)
     environ = {"REQUEST_METHOD": "GET", "PATH_INFO": "/sparql", "QUERY_STRING": "query=ASK%7B%7D"}
 
     def call() -> bytes:
@@ -141,7 +142,7 @@ def test_a_kept_response_shares_its_body_with_the_app_and_counts_its_headers() -
         start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])
         return [body]
 
-    middleware = ResponseCache(inner, FakeHandle())  # type: ignore[arg-type]
+    middleware = ResponseCache(inner, FakeHandle())
     environ = {"REQUEST_METHOD": "GET", "PATH_INFO": "/sparql", "QUERY_STRING": "query=ASK%7B%7D"}
     first = middleware(dict(environ), lambda status, headers, exc_info=None: None)
     again = middleware(dict(environ), lambda status, headers, exc_info=None: None)

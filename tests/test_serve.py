@@ -1,4 +1,4 @@
-"""A real `kg serve` (gunicorn) process on 127.0.0.1: builds when there is no store, then answers."""
+"""A real `kg serve` (granian) process on 127.0.0.1: builds when there is no store, then answers."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import re
 import time
 import urllib.parse
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.real  # its tests start real processes (see tests/conft
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """A served store built from scratch by `kg serve` itself."""
     store = tmp_path_factory.mktemp("serve") / "store"
     with kg_serve(REPO_DATA, store) as url:
@@ -32,12 +33,12 @@ def _get(url: str, accept: str) -> tuple[int, str, bytes]:
         return response.status, response.headers["Content-Type"], response.read()
 
 
-def test_serve_builds_the_missing_store(server) -> None:  # type: ignore[no-untyped-def]
+def test_serve_builds_the_missing_store(server: tuple[str, Path]) -> None:
     _, store = server
     assert Path(store).is_symlink()
 
 
-def test_sparql_over_http(server) -> None:  # type: ignore[no-untyped-def]
+def test_sparql_over_http(server: tuple[str, Path]) -> None:
     url, _ = server
     query = 'SELECT ?n WHERE { ?p <http://schema.org/alternateName> "肖文聪"@zh ; <http://schema.org/name> ?n }'
     status, ctype, body = _get(f"{url}/sparql?{urllib.parse.urlencode({'query': query})}",
@@ -46,7 +47,7 @@ def test_sparql_over_http(server) -> None:  # type: ignore[no-untyped-def]
     assert json.loads(body)["results"]["bindings"][0]["n"]["value"] == "Wencong Xiao"
 
 
-def test_gzip_over_http(server) -> None:  # type: ignore[no-untyped-def]
+def test_gzip_over_http(server: tuple[str, Path]) -> None:
     url, _ = server
     query = "SELECT ?s ?p ?o WHERE { ?s ?p ?o } ORDER BY ?s ?p ?o LIMIT 300"
     target = f"{url}/sparql?{urllib.parse.urlencode({'query': query})}"
@@ -64,7 +65,7 @@ def test_gzip_over_http(server) -> None:  # type: ignore[no-untyped-def]
         assert gzip.decompress(body) == identity
 
 
-def test_sparql_post_form_over_http(server) -> None:  # type: ignore[no-untyped-def]
+def test_sparql_post_form_over_http(server: tuple[str, Path]) -> None:
     url, _ = server
     data = urllib.parse.urlencode({"query": "ASK { ?s ?p ?o }"}).encode()
     request = urllib.request.Request(f"{url}/sparql", data=data,
@@ -73,7 +74,7 @@ def test_sparql_post_form_over_http(server) -> None:  # type: ignore[no-untyped-
         assert json.loads(response.read())["boolean"] is True
 
 
-def test_health(server) -> None:  # type: ignore[no-untyped-def]
+def test_health(server: tuple[str, Path]) -> None:
     url, _ = server
     status, _, body = _get(f"{url}/health", "application/json")
     assert status == 200 and json.loads(body)["status"] == "ok"
@@ -84,7 +85,7 @@ def _serve_log(store: Path, url: str) -> str:
     return (Path(store).parent / f"serve-{port}.log").read_text(encoding="utf-8", errors="replace")
 
 
-def test_access_log_is_off_by_default(server) -> None:  # type: ignore[no-untyped-def]
+def test_access_log_is_off_by_default(server: tuple[str, Path]) -> None:
     """issue 18: no access-log line per request unless asked for (it cost 11 % of a cheap query)."""
     url, store = server
     _get(f"{url}/health?probe=default", "application/json")
@@ -92,7 +93,7 @@ def test_access_log_is_off_by_default(server) -> None:  # type: ignore[no-untype
     assert '"GET /health' not in _serve_log(store, url)
 
 
-def test_access_log_when_asked_keeps_its_format(server) -> None:  # type: ignore[no-untyped-def]
+def test_access_log_when_asked_keeps_its_format(server: tuple[str, Path]) -> None:
     """--access-log (or KG_ACCESS_LOG=1) turns it on, in the escaped one-line format."""
     _, store = server
     for extra, env in ((("--access-log",), {}), ((), {"KG_ACCESS_LOG": "1"})):
@@ -104,7 +105,7 @@ def test_access_log_when_asked_keeps_its_format(server) -> None:  # type: ignore
 
 
 @pytest.fixture(scope="module")
-def limited_server(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def limited_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A served store with a 2 s query time limit."""
     store = tmp_path_factory.mktemp("limited") / "store"
     with kg_serve(REPO_DATA, store, env={"KG_QUERY_TIMEOUT": "2"}) as url:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import RDF, SH, XSD
 
 from kg.iris import Minter
-from kg.mapping import map_corpus
+from kg.mapping import MappedGraphs, map_corpus
 from kg.parsing import parse_corpus
 from kg.sources import read_data_dir
 from kg.validation.engine import run, run_pyshacl, union
@@ -23,9 +24,11 @@ SDO = Namespace("http://schema.org/")
 KG = Namespace("https://kg.example.org/ontology#")
 BIBO = Namespace("http://purl.org/ontology/bibo/")
 
+Strict = Callable[[Graph, Graph, Graph], Graph]  # the `strict` fixture: (data, shapes, ontology) -> report
+
 
 @pytest.fixture()
-def strict():  # type: ignore[no-untyped-def]
+def strict() -> Strict:
     """Compare the compiled engine with pyshacl, failing if the compiled engine fell back to pyshacl."""
     def compare(data: Graph, shapes: Graph, ontology: Graph) -> Graph:
         outcome = run([data], shapes, ontology)
@@ -46,18 +49,18 @@ def result_count(report: Graph) -> int:
     return len(list(report.objects(None, SH.result)))
 
 
-def test_seed_data(strict, mapped, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+def test_seed_data(strict: Strict, mapped: MappedGraphs, shapes: Graph, ontology: Graph) -> None:
     strict(union(mapped.graphs.values()), shapes, ontology)
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.stem)
-def test_each_negative_fixture(fixture: Path, strict, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+def test_each_negative_fixture(fixture: Path, strict: Strict, shapes: Graph, ontology: Graph) -> None:
     report = strict(Graph().parse(fixture, format="turtle"), shapes, ontology)
     assert result_count(report) >= 1
 
 
 @pytest.mark.slow
-def test_all_negative_fixtures_in_one_graph(strict, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+def test_all_negative_fixtures_in_one_graph(strict: Strict, shapes: Graph, ontology: Graph) -> None:
     data = Graph()
     for file in FIXTURES:
         for s, p, o in Graph().parse(file, format="turtle"):
@@ -76,7 +79,8 @@ def test_all_negative_fixtures_in_one_graph(strict, shapes, ontology) -> None:  
     ("person-same-as", "http://orcid.org/0000-0002-1825-0097", "https://www.wikidata.org/wiki/Q7259", True),
     ("person-email", "ada-at-example.org", "ada@example.org", True),
 ])
-def test_fixture_variants(name: str, old: str, new: str, valid: bool, strict, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+def test_fixture_variants(name: str, old: str, new: str, valid: bool, strict: Strict, shapes: Graph,
+                          ontology: Graph) -> None:
     assert old in (INVALID / f"{name}.ttl").read_text(encoding="utf-8")
     report = strict(fixture_graph(name, **{old: new}), shapes, ontology)
     assert passes(report) is valid
@@ -124,12 +128,13 @@ def _synthetic(tmp_path: Path, triples: int) -> Graph:
 
 
 @pytest.mark.parametrize("triples", [1000, pytest.param(10000, marks=pytest.mark.slow)])
-def test_synthetic_corpus(triples: int, tmp_path: Path, strict, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+def test_synthetic_corpus(triples: int, tmp_path: Path, strict: Strict, shapes: Graph, ontology: Graph) -> None:
     strict(_synthetic(tmp_path, triples), shapes, ontology)
 
 
 @pytest.mark.parametrize("triples", [1000, pytest.param(10000, marks=pytest.mark.slow)])
-def test_synthetic_corpus_with_injected_errors(triples: int, tmp_path: Path, strict, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+def test_synthetic_corpus_with_injected_errors(triples: int, tmp_path: Path, strict: Strict, shapes: Graph,
+                                               ontology: Graph) -> None:
     data = _synthetic(tmp_path, triples)
     edits = inject_errors(data)
     report = strict(data, shapes, ontology)
@@ -137,7 +142,8 @@ def test_synthetic_corpus_with_injected_errors(triples: int, tmp_path: Path, str
     assert result_count(report) >= edits
 
 
-def test_literals_oxigraph_rewrites_are_judged_and_reported_as_given(strict, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+def test_literals_oxigraph_rewrites_are_judged_and_reported_as_given(strict: Strict, shapes: Graph,
+                                                                     ontology: Graph) -> None:
     """Oxigraph stores "1.50"^^xsd:decimal as "1.5"; the compiled engine still reports the data's own literal."""
     data = fixture_graph("metric-value")
     metric = next(data.subjects(SDO.value, None))
@@ -146,14 +152,15 @@ def test_literals_oxigraph_rewrites_are_judged_and_reported_as_given(strict, sha
     assert Literal("1.50", datatype=XSD.decimal) in set(report.objects(None, SH.value))
 
 
-def test_rewritten_literals_no_shape_reads_keep_the_compiled_engine(strict, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+def test_rewritten_literals_no_shape_reads_keep_the_compiled_engine(strict: Strict, shapes: Graph,
+                                                                    ontology: Graph) -> None:
     data = fixture_graph("person-email")
     person = next(data.subjects(SDO.email, None))
     data.add((person, SDO.alternateName, Literal("Ada", lang="EN")))
     assert result_count(strict(data, shapes, ontology)) == 1
 
 
-def test_closed_shapes_run_natively_as_pyshacl_does(strict, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+def test_closed_shapes_run_natively_as_pyshacl_does(strict: Strict, shapes: Graph, ontology: Graph) -> None:
     closed = Graph()
     closed += shapes
     closed.add((URIRef("https://kg.example.org/shapes#PersonShape"), SH.closed, Literal(True)))
@@ -161,7 +168,7 @@ def test_closed_shapes_run_natively_as_pyshacl_does(strict, shapes, ontology) ->
     assert any(report.subjects(SH.sourceConstraintComponent, SH.ClosedConstraintComponent))
 
 
-def test_what_the_engine_cannot_evaluate_falls_back_to_exactly_pyshacls_report(shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+def test_what_the_engine_cannot_evaluate_falls_back_to_exactly_pyshacls_report(shapes: Graph, ontology: Graph) -> None:
     """A sh:sparql constraint on a shape with a class target is not the pattern the SPARQL runner takes."""
     odd = Graph()
     odd += shapes
@@ -176,6 +183,6 @@ def test_what_the_engine_cannot_evaluate_falls_back_to_exactly_pyshacls_report(s
     assert any(outcome.graph.subjects(SH.sourceConstraintComponent, SH.SPARQLConstraintComponent))
 
 
-def test_unknown_engine_is_refused(shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_engine_is_refused(shapes: Graph, ontology: Graph) -> None:
     with pytest.raises(ValueError, match="unknown validation engine"):
         run([Graph()], shapes, ontology, engine="fast")

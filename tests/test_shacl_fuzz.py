@@ -10,7 +10,6 @@ have none, so each engine writes its own).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -40,19 +39,19 @@ LITERALS = [Literal(0), Literal(3), Literal(7), Literal("a"), Literal("bb"), Lit
 PER_PAIR = {SH.LessThanConstraintComponent, SH.LessThanOrEqualsConstraintComponent}
 EXAMPLES = int(os.environ.get("KG_FUZZ_EXAMPLES", "200"))
 
-Draw = Callable[..., object]
+Draw = st.DrawFn
 
 
 def _data(draw: Draw) -> Graph:
     graph = Graph()
     graph.add((CLASSES[1], RDFS.subClassOf, CLASSES[0]))
     for node in NODES:
-        for cls in draw(st.lists(st.sampled_from(CLASSES), max_size=2)):  # type: ignore[attr-defined]
+        for cls in draw(st.lists(st.sampled_from(CLASSES), max_size=2)):
             graph.add((node, RDF.type, cls))
     objects = NODES + LITERALS
-    for _ in range(draw(st.integers(0, 14))):  # type: ignore[operator]
+    for _ in range(draw(st.integers(0, 14))):
         predicate = draw(st.sampled_from(PREDICATES))
-        graph.add((draw(st.sampled_from(NODES)), predicate,  # type: ignore[arg-type]
+        graph.add((draw(st.sampled_from(NODES)), predicate,
                    draw(st.sampled_from([x for x in LITERALS if not x.language] if predicate == ORDERED else objects))))
     return graph
 
@@ -61,7 +60,7 @@ def _path(draw: Draw, shapes: Graph, depth: int = 0) -> Node:
     kind = draw(st.sampled_from(["iri", "iri", "inverse", "sequence", "alternative", "zeroOrMore", "oneOrMore",
                                  "zeroOrOne"] if depth < 2 else ["iri"]))
     if kind == "iri":
-        return draw(st.sampled_from(PREDICATES))  # type: ignore[return-value]
+        return draw(st.sampled_from(PREDICATES))
     node = BNode()
     if kind in ("sequence", "alternative"):
         items = [_path(draw, shapes, depth + 1) for _ in range(2)]
@@ -91,7 +90,7 @@ def _constraints(draw: Draw, shapes: Graph, shape: Node, is_property: bool, dept
     options = value_only + (["not", "and", "or", "xone", "node"] if depth < 2 else [])
     options += ["closed", "equals", "disjoint"] + (["minCount", "maxCount", "lessThan", "lessThanOrEquals",
                                                      "uniqueLang", "qualified"] if is_property else [])
-    for kind in draw(st.lists(st.sampled_from(options), min_size=1, max_size=most, unique=True)):  # type: ignore[attr-defined]
+    for kind in draw(st.lists(st.sampled_from(options), min_size=1, max_size=most, unique=True)):
         _constraint(draw, shapes, shape, kind, depth)
 
 

@@ -8,6 +8,7 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
+from flask.testing import FlaskClient
 from rdflib import Graph, Literal, URIRef
 
 from kg.config import Config
@@ -28,7 +29,7 @@ def _write(store_dir: Path, triples: int) -> None:
     write_store(store_dir, {GRAPH: g}, {"triples": {str(GRAPH): len(g)}})
 
 
-def _count(client) -> int:  # type: ignore[no-untyped-def]
+def _count(client: FlaskClient) -> int:
     response = client.get(f"/sparql?{urllib.parse.urlencode({'query': COUNT})}",
                           headers={"Accept": "application/sparql-results+json"})
     assert response.status_code == 200, response.data

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from rdflib import Graph, URIRef
 from rdflib.namespace import SH
+from rdflib.term import Node
 
 from kg.config import PROJECT_ROOT
 from kg.errors import ValidationFailed
@@ -43,7 +44,7 @@ def rule_of(shape: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "-", shape.removeprefix(KGSH)).lower()
 
 
-def namespaced(node, rule: str):  # type: ignore[no-untyped-def]
+def namespaced(node: Node, rule: str) -> Node:
     """Move a fixture's IRIs under .../fixture/<rule>/ so that all fixtures can share one validation run."""
     if isinstance(node, URIRef) and str(node).startswith(BATCHED):
         return URIRef(f"{KG}fixture/{rule}/{str(node)[len(KG):]}")
@@ -59,13 +60,13 @@ def fixture_graph(name: str, **replace: str) -> Graph:
 
 
 @pytest.fixture(scope="session")
-def seed_report(mapped, shapes, ontology) -> ValidationReport:  # type: ignore[no-untyped-def]
+def seed_report(mapped: MappedGraphs, shapes: Graph, ontology: Graph) -> ValidationReport:
     """The report on the repository's data."""
     return validate_graphs(mapped, shapes, ontology)
 
 
 @pytest.fixture(scope="session")
-def batch(shapes, ontology) -> dict[str, list[Violation]]:  # type: ignore[no-untyped-def]
+def batch(shapes: Graph, ontology: Graph) -> dict[str, list[Violation]]:
     """All fixtures validated in one run (pySHACL's per-run cost dominates on small graphs), results by rule."""
     data = Graph()
     for file in FIXTURES:
@@ -111,7 +112,8 @@ def test_invalid_fixture_fails_on_its_focus_and_path(fixture: Path, batch: dict[
 
 
 @pytest.mark.parametrize("name", ["person-email", "work-rank-unique", "role-holder"])
-def test_fixture_alone_gives_the_batched_result(name: str, shapes, ontology, batch) -> None:  # type: ignore[no-untyped-def]
+def test_fixture_alone_gives_the_batched_result(name: str, shapes: Graph, ontology: Graph, batch: dict[str,
+                                                list[Violation]]) -> None:
     alone = validate_graph(fixture_graph(name), shapes, ontology)
     expected = expectation(INVALID / f"{name}.ttl")
     assert [(v.focus, v.path, v.shape) for v in alone.violations] == [(expected["focus"], expected["path"],
@@ -122,14 +124,16 @@ def test_fixture_alone_gives_the_batched_result(name: str, shapes, ontology, bat
 
 @pytest.mark.parametrize(("year", "valid"), [("1899", False), ("1900", True), ("2024", True), ("2100", True),
                                              ("2101", False), ("0999", False)])
-def test_publication_years_must_lie_within_1900_and_2100(year: str, valid: bool, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+def test_publication_years_must_lie_within_1900_and_2100(year: str, valid: bool, shapes: Graph,
+                                                         ontology: Graph) -> None:
     report = validate_graph(fixture_graph("work-date-published", **{'"1899"': f'"{year}"'}), shapes, ontology)
     assert report.passes is valid, report.text()
 
 
 @pytest.mark.parametrize(("start", "end", "valid"), [("2019", "2019", True), ("2018", "2019", True),
                                                      ("2019", "2018", False)])
-def test_roles_must_not_end_before_they_start(start: str, end: str, valid: bool, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+def test_roles_must_not_end_before_they_start(start: str, end: str, valid: bool, shapes: Graph,
+                                              ontology: Graph) -> None:
     graph = fixture_graph("role-dates-ordered", **{'"2019"^^': f'"{start}"^^', '"2018"^^': f'"{end}"^^'})
     assert validate_graph(graph, shapes, ontology).passes is valid
 
@@ -138,18 +142,18 @@ def test_roles_must_not_end_before_they_start(start: str, end: str, valid: bool,
     ("https://orcid.org/0000-0002-1825-0097", True), ("https://orcid.org/0000-0002-1694-233X", True),
     ("https://www.wikidata.org/wiki/Q7259", True), ("https://www.orcid.org/0000-0002-1825-0097", False),
     ("https://orcid.org/0000-0002-1825-009", False), ("https://ORCID.org/0000-0002-1825-0097", False)])
-def test_orcid_identifiers_must_use_the_canonical_form(iri: str, valid: bool, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+def test_orcid_identifiers_must_use_the_canonical_form(iri: str, valid: bool, shapes: Graph, ontology: Graph) -> None:
     graph = fixture_graph("person-same-as", **{"http://orcid.org/0000-0002-1825-0097": iri})
     assert validate_graph(graph, shapes, ontology).passes is valid
 
 
-def test_warnings_do_not_fail_validation(shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+def test_warnings_do_not_fail_validation(shapes: Graph, ontology: Graph) -> None:
     report = validate_graph(fixture_graph("work-venue"), shapes, ontology)
     assert not report.conforms and report.passes and len(report.warnings) == 1
     assert "warning: " in report.text() and "Validation passed" in report.text()
 
 
-def test_report_formats(shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+def test_report_formats(shapes: Graph, ontology: Graph) -> None:
     report = validate_graph(fixture_graph("person-email"), shapes, ontology)
     assert not report.passes
     assert list(report.violations) == sorted(report.violations, key=Violation.sort_key)
@@ -162,7 +166,7 @@ def test_report_formats(shapes, ontology) -> None:  # type: ignore[no-untyped-de
     assert report.text().splitlines()[-1] == "Validation failed: 1 violation, 0 warnings in 1 source."
 
 
-def test_origins_give_file_line_and_field(shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+def test_origins_give_file_line_and_field(shapes: Graph, ontology: Graph) -> None:
     work = URIRef(KG + "id/work/w")
     origins = {work: Origin("data/profiles/ada.yaml", ("publications", 2), 14)}
     report = validate_graph(fixture_graph("work-date-published"), shapes, ontology, origins=origins)
@@ -174,7 +178,7 @@ def test_origins_give_file_line_and_field(shapes, ontology) -> None:  # type: ig
     assert (derived.focus, derived.line, derived.field) == (f"{work}/authorship/1", 14, "publications[2]")
 
 
-def test_nodes_without_origin_fall_back_to_their_graphs_source(shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+def test_nodes_without_origin_fall_back_to_their_graphs_source(shapes: Graph, ontology: Graph) -> None:
     graph_iri = URIRef(KG + "graph/profile/ada")
     mapped = MappedGraphs({graph_iri: fixture_graph("person-unlinked")}, {}, {graph_iri: "data/profiles/ada.yaml"})
     (violation,) = validate_graphs(mapped, shapes, ontology).violations
@@ -189,7 +193,8 @@ email: ada-at-example.org
 """
 
 
-def test_bad_email_in_a_yaml_profile_is_reported_with_file_line_and_field(tmp_path: Path, shapes, ontology) -> None:  # type: ignore[no-untyped-def]
+def test_bad_email_in_a_yaml_profile_is_reported_with_file_line_and_field(tmp_path: Path, shapes: Graph,
+                                                                          ontology: Graph) -> None:
     data = tmp_path / "data"
     (data / "profiles").mkdir(parents=True)
     for name in ("organizations.yaml", "venues.yaml"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any, NoReturn
 
 import pytest
 from rdflib import Graph
@@ -25,7 +26,7 @@ def _map(data: Path) -> MappedGraphs:
     return map_corpus(parse_corpus(read_data_dir(data)), Minter())
 
 
-def _same(mapped: MappedGraphs, shapes: Graph, ontology: Graph, **options) -> None:  # type: ignore[no-untyped-def]
+def _same(mapped: MappedGraphs, shapes: Graph, ontology: Graph, **options: Any) -> None:
     """Shards and the default union run both give the report of one full pyshacl run."""
     full = validate_graphs(mapped, shapes, ontology, engine="pyshacl")
     for mode in ("shards", "union"):
@@ -66,7 +67,7 @@ def test_cache_reuses_unchanged_shards(tmp_path: Path, mapped: MappedGraphs, sha
                              mode="shards")
     assert len(list(cache.glob("*.nt"))) >= 2
 
-    def fail(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def fail(*args: object, **kwargs: object) -> NoReturn:
         raise AssertionError("a cached shard was validated again")
 
     monkeypatch.setattr("kg.validation.shards._run_shards", lambda shards, s, o, indexes, p: fail() if indexes else [])

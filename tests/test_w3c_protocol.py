@@ -37,6 +37,7 @@ import pytest
 from rdflib import RDF, Graph, Namespace, URIRef
 from rdflib.collection import Collection
 from rdflib.compare import isomorphic
+from rdflib.term import Node
 
 from kg.store import write_store
 
@@ -263,8 +264,8 @@ class GspStep:
     expected: str | None
 
 
-def _gsp_headers(graph: Graph, node: object) -> dict[str, str]:
-    items = graph.value(node, HT.headers)  # type: ignore[arg-type]
+def _gsp_headers(graph: Graph, node: Node | None) -> dict[str, str]:
+    items = graph.value(node, HT.headers)
     return {str(graph.value(h, HT.fieldName)).lower(): str(graph.value(h, HT.fieldValue))
             for h in (Collection(graph, items) if items is not None else [])}
 

@@ -1,4 +1,4 @@
-"""Writes against real `kg serve` processes (gunicorn, two workers, query worker processes): the next query
+"""Writes against real `kg serve` processes (granian, two workers, query worker processes): the next query
 sees a write whichever worker answers it, a write survives a restart, and a kill -9 during a batch of writes
 leaves a store that opens and holds a prefix of the committed writes."""
 
@@ -85,7 +85,7 @@ def assert_consistent(config: Config) -> None:
 
 
 def test_writes_are_seen_by_every_worker_and_survive_a_restart(site: Config) -> None:
-    """After each write the next query (on a new connection, so on either gunicorn worker and a fresh query
+    """After each write the next query (on a new connection, so on either granian worker and a fresh query
     worker pool) sees it; concurrent writes through both workers all land; after a restart the data is still
     there."""
     with serve(site) as (url, _):

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import errno
 import functools
 import json
 import os
-import socket
 import sys
-import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -17,14 +14,16 @@ import click
 
 from .changes.command import diff_command
 from .config import Config
-from .errors import DiskFull, KgError, PortInUse, StoreMissing, ValidationFailed
+from .errors import DiskFull, KgError, StoreMissing, ValidationFailed
 from .exports import EXPORT_FORMATS, Selection, export, export_to_file
+from .fetch.command import fetch_command, with_identifiers
 from .importers.command import import_command
-from .store import open_store
+from .serving import check_base, check_port, server_arguments, stale_source
+from .store import metadata_text, open_store
+from .terminal import text_table
 
 F = TypeVar("F", bound=Callable[..., Any])
 SUMMARY_GRAPHS = 12
-ACCESS_LOG_FORMAT = '%(addr)s - [%(time)s] "%(method)s %(path)s %(protocol)s" %(status)d %(dt_ms).1f ms'
 
 DATA_OPTION = click.option("--data", type=click.Path(path_type=Path), default=None,
                            help="Data directory [default: data, or $KG_DATA].")
@@ -61,23 +60,34 @@ def reports_errors(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def _quarantined(entities: Any) -> str:
+    """Print each quarantined record entity; the count to end the summary line with (empty when none)."""
+    for entity in entities:
+        click.echo(entity.text())
+    return f", quarantined record entities: {len(entities)}" if entities else ""
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="kg")
 def main() -> None:
     """Researcher profiles as a validated, reasoned knowledge graph with a SPARQL endpoint.
 
     Exit codes: 0 success, 1 unexpected error, 2 bad source data, 3 SHACL violations,
-    4 build failure (or kg serve's port in use), 5 no store built yet, 6 bad query, 7 remote store error, 8 disk full.
+    4 build failure (or kg serve's port in use), 5 no store built yet, 6 bad query, 7 remote store error, 8 disk full,
+    9 a record source could not be reached (kg fetch).
     """
 
 
-def _build(config: Config, reasoner: str = "rules", timings: bool = False) -> None:
+def _build(config: Config, reasoner: str = "rules", timings: bool = False, allow_empty: bool = False) -> None:
     from .pipeline import build
+    from .sources import require_data_dir
+
+    require_data_dir(config.data, allow_empty)
 
     def progress(message: str) -> None:
-        click.echo(message if timings else f"  {message}", err=not timings)
+        click.echo(message)
 
-    result = build(config, progress=progress, reasoner=reasoner)
+    result = build(config, progress=progress if timings else None, reasoner=reasoner)
     click.echo(f"built {result.location} ({sum(result.triples.values())} triples)")
     graphs = list(result.triples.items())
     shown = graphs if len(graphs) <= SUMMARY_GRAPHS else graphs[:SUMMARY_GRAPHS - 1]
@@ -94,7 +104,8 @@ def _build(config: Config, reasoner: str = "rules", timings: bool = False) -> No
         click.echo(f"conflict: {conflict}")
     click.echo(f"violations: {len(result.report.errors)}, "
                f"warnings: {len(result.report.warnings) + len(result.warnings)}"
-               + (f", conflicts between sources: {len(result.conflicts)} (kg conflicts)" if result.conflicts else ""))
+               + (f", conflicts between sources: {len(result.conflicts)} (kg conflicts)" if result.conflicts else "")
+               + _quarantined(result.quarantined))
     for line in result.changes.lines() if result.changes else ():  # what changed since the previous version
         click.echo(line)
 
@@ -107,15 +118,16 @@ def _build(config: Config, reasoner: str = "rules", timings: bool = False) -> No
 @click.option("--reasoner", type=click.Choice(["rules", "owlrl"]), default="rules", show_default=True,
               help="OWL 2 RL engine: the project's rule engine, or owlrl (the reference, much slower).")
 @click.option("--timings", is_flag=True, help="Print one line per stage (seconds, peak memory) on stdout.")
+@click.option("--allow-empty", is_flag=True, help="Build even when --data holds no profile and no record.")
 @reports_errors
 def build(data: Path | None, store: Path | None, store_url: str | None, base: str | None, reasoner: str,
-          timings: bool) -> None:
+          timings: bool, allow_empty: bool) -> None:
     """Map, resolve, validate, reason and store the data; swap the new store in atomically.
 
     With --store-url the graphs go to a remote SPARQL store (uploaded under staging names, then switched
     in one update). Example: kg build --data data --store .kg/store --timings
     """
-    _build(Config.from_env(data=data, store=store, store_url=store_url, base=base), reasoner, timings)
+    _build(Config.from_env(data=data, store=store, store_url=store_url, base=base), reasoner, timings, allow_empty)
 
 
 @main.command()
@@ -128,18 +140,24 @@ def validate(data: Path | None, fmt: str) -> None:
 
     Example: kg validate --format json
     """
-    from .pipeline import check_data
+    from .pipeline import screen_data
 
-    report, warnings = check_data(Config.from_env(data=data))
+    screened, warnings = screen_data(Config.from_env(data=data))
+    report = screened.report
     if fmt == "turtle":
         click.echo(report.turtle())
     elif fmt == "json":
-        click.echo(json.dumps({**report.as_json(), "source_warnings": [str(w) for w in warnings]}, indent=2,
+        click.echo(json.dumps({**report.as_json(), "source_warnings": [str(w) for w in warnings],
+                               "quarantined": [q.as_json() for q in screened.quarantined]}, indent=2,
                               ensure_ascii=False))
     else:
         for warning in warnings:  # what kg build accepts with a warning (an organisation known only by name, ...)
             click.echo(str(warning))
+        counted = _quarantined(screened.quarantined)  # listed before the report of the rest
         click.echo(report.text())
+        if counted:
+            click.echo(f"Quarantined: {len(screened.quarantined)} record entities (listed first), left out by kg "
+                       "build.")
         if warnings:
             click.echo(f"Source data: {len(warnings)} warning{'s' if len(warnings) > 1 else ''} (listed first), "
                        "as kg build reports them.")
@@ -148,26 +166,35 @@ def validate(data: Path | None, fmt: str) -> None:
 
 
 @main.command()
-@click.argument("data_file", metavar="DATA", type=click.Path(path_type=Path, dir_okay=False))
-@click.argument("shapes_file", metavar="SHAPES", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--ontology", "ontology_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="An ontology mixed into the data for sh:class and class targets (as pyshacl's ont_graph).")
+@click.argument("paths", metavar="DATA... [SHAPES]", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--shapes", "shapes_paths", multiple=True, type=click.Path(path_type=Path),
+              help="A shapes file or folder (repeatable); without it, the last argument is the shapes.")
+@click.option("--ontology", "ontology_paths", multiple=True, type=click.Path(path_type=Path),
+              help="An ontology file or folder mixed into the data for sh:class and class targets (as pyshacl's "
+                   "ont_graph; repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["text", "turtle", "json"]), default="text",
               show_default=True, help="Report format.")
 @click.option("--allow-warnings", is_flag=True, help="Exit 0 when every result is a warning or a note.")
 @reports_errors
-def shacl(data_file: Path, shapes_file: Path, ontology_file: Path | None, fmt: str, allow_warnings: bool) -> None:
-    """Validate any RDF file against any SHACL shapes file with kg's engine (a pyshacl-compatible report).
+def shacl(paths: tuple[Path, ...], shapes_paths: tuple[Path, ...], ontology_paths: tuple[Path, ...], fmt: str,
+          allow_warnings: bool) -> None:
+    """Validate RDF files against SHACL shapes with kg's engine (a pyshacl-compatible report).
 
-    Exit 0 when the data conforms, 3 when it does not (with --allow-warnings: only for violations).
-    Example: kg shacl people.ttl shapes.ttl --format turtle
+    Each path is a file or a folder of RDF files (read recursively, merged). Exit 0 when the data conforms, 3 when it
+    does not (with --allow-warnings: only for violations), 2 when a file cannot be read.
+    Examples: kg shacl people.ttl shapes.ttl --format turtle; kg shacl a.ttl b.nt --shapes shapes/
     """
     from .validation import validate_graph
-    from .validation.files import read_rdf_file
+    from .validation.files import read_rdf_paths
 
-    data, shapes = read_rdf_file(data_file), read_rdf_file(shapes_file)
-    ontology = read_rdf_file(ontology_file) if ontology_file is not None else None
-    report = validate_graph(data, shapes, ontology, source=str(data_file))
+    data_paths = list(paths) if shapes_paths else list(paths[:-1])
+    shapes_paths = shapes_paths or paths[-1:]
+    if not data_paths:
+        raise click.UsageError("give the data and the shapes: kg shacl DATA... SHAPES, or kg shacl DATA... --shapes "
+                               "SHAPES")
+    data, shapes = read_rdf_paths(data_paths), read_rdf_paths(list(shapes_paths))
+    ontology = read_rdf_paths(list(ontology_paths)) if ontology_paths else None
+    report = validate_graph(data, shapes, ontology, source=", ".join(map(str, data_paths)))
     if fmt == "turtle":
         click.echo(report.turtle())
     elif fmt == "json":
@@ -190,38 +217,20 @@ def conflicts(data: Path | None, fmt: str) -> None:
     Each line names the entity, the property and every value with the files that give it; the first value is
     the one the default graph shows (KG_SOURCE_PRECEDENCE). Example: kg conflicts --format json
     """
-    from .pipeline import read_linked
+    from .pipeline import read_linked, screen_data
 
-    found = read_linked(Config.from_env(data=data)).linking.conflicts
+    config = Config.from_env(data=data)
+    found = read_linked(config).linking.conflicts
+    quarantined = screen_data(config)[0].quarantined  # a record and the shapes disagree: left out of the graph
     if fmt == "json":
         click.echo(json.dumps([{"kind": c.kind, "id": c.slug, "label": c.label, "property": c.property,
                                 "values": [{"value": v, "sources": list(f)} for v, f in c.values]}
-                               for c in found], indent=2, ensure_ascii=False))
+                               for c in found] + [{"kind": "quarantined", **q.as_json()} for q in quarantined],
+                              indent=2, ensure_ascii=False))
         return
     for conflict in found:
         click.echo(str(conflict))
-    click.echo(f"conflicts: {len(found)}")
-
-
-def display_width(text: str) -> int:
-    """Columns a text takes in a terminal: wide (CJK) characters two, combining marks none.
-
-    >>> display_width("肖文聪"), display_width("Xiao"), display_width("e\u0301")
-    (6, 4, 1)
-    """
-    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def _pad(text: str, width: int) -> str:
-    return text + " " * (width - display_width(text))
-
-
-def _table(variables: list[str], rows: list[list[str]]) -> str:
-    widths = [max([display_width(v)] + [display_width(r[i]) for r in rows]) for i, v in enumerate(variables)]
-    lines = [" | ".join(_pad(v, w) for v, w in zip(variables, widths, strict=True)),
-             "-+-".join("-" * w for w in widths)]
-    lines += [" | ".join(_pad(c, w) for c, w in zip(r, widths, strict=True)) for r in rows]
-    return "\n".join(lines)
+    click.echo(f"conflicts: {len(found)}" + _quarantined(quarantined))
 
 
 def _read_query(text: str) -> str:
@@ -266,7 +275,7 @@ def query(store: Path | None, store_url: str | None, fmt: str, query: str) -> No
     else:
         variables = [v.value for v in results.variables]
         rows = [[_cell(solution[v]) for v in variables] for solution in results]
-        click.echo(_table(variables, rows))
+        click.echo(text_table(variables, rows))
 
 
 def _cell(term: Any) -> str:
@@ -298,7 +307,7 @@ def explain(store: Path | None, store_url: str | None, fmt: str, subject: str, p
 
     config = Config.from_env(store=store, store_url=store_url)
     opened = open_store(config)
-    base = opened.metadata.get("base") or config.base
+    base = metadata_text(opened, "base") or config.base
     found = explain_triple(opened, parse_triple(subject, predicate, obj, PREFIXES), base)
     show, sources = functools.partial(compact_term, prefixes=PREFIXES), source_files(opened.metadata, base)
     if fmt == "json":
@@ -344,66 +353,54 @@ def export_command(store: Path | None, store_url: str | None, fmt: str, selectio
               help="Threads per worker that run requests (slow and idle connections use none).")
 @click.option("--access-log/--no-access-log", "access_log", default=None,
               help="Log one line per request (default: KG_ACCESS_LOG, off).")
+@click.option("--base", default=None, help="Base IRI the store was built with [default: $KG_BASE or "
+                                           "https://kg.example.org].")
 @reports_errors
 def serve(data: Path | None, store: Path | None, store_url: str | None, host: str, port: int, workers: int,
-          threads: int, access_log: bool | None) -> None:
+          threads: int, access_log: bool | None, base: str | None) -> None:
     """Serve the store with granian (builds it first if there is none).
 
     Example: kg serve --port 8080
     """
-    config = Config.from_env(data=data, store=store, store_url=store_url, access_log=access_log)
+    config = Config.from_env(data=data, store=store, store_url=store_url, access_log=access_log, base=base)
     from .server.layers.hosts import PublicHosts  # the web app's modules, loaded only to serve
 
     PublicHosts.parse(config.public_hosts)  # a malformed KG_PUBLIC_HOSTS stops here, not in every worker
     check_port(host, port)  # before building: a second kg serve must not build, print "serving …" and then fail
     try:
-        open_store(config)
+        _check_served_store(config, open_store(config).metadata)
     except StoreMissing:
         click.echo(f"no store at {config.store_url or config.store}; building it from {config.data}", err=True)
         _build(config)
     env = dict(os.environ, KG_STORE=str(config.store.absolute()), KG_DATA=str(config.data.absolute()),
                KG_BASE=config.base, KG_STORE_URL=config.store_url)
-    click.echo(f"serving http://{host}:{port}/sparql (Ctrl-C to stop)", err=True)
+    click.echo(f"serving http://{host}:{port}/ (SPARQL endpoint http://{host}:{port}/sparql; Ctrl-C to stop)", err=True)
+    from .server.quiet_log import write_log_config
+
+    log_config = write_log_config(config.store.absolute().parent)
     os.execve(sys.executable, [sys.executable, "-m", "granian", *server_arguments(config, host, port, workers, threads),
-                               "kg.server.wsgi:app"], env)
+                               "--log-config", str(log_config), "kg.server.wsgi:app"], env)
 
 
-def check_port(host: str, port: int) -> None:
-    """Raise PortInUse when another process listens on host:port (or the port may not be used)."""
+def _check_served_store(config: Config, metadata: Mapping[str, object]) -> None:
+    """Refuse a store minted under another base; rebuild (or, for a remote store, say) when data/ changed since."""
+    check_base(config, metadata)
+    stale = stale_source(config, metadata)
+    if stale is None:
+        return
+    changed, built_at = stale
+    if config.remote:
+        click.echo(f"warning: {changed} changed after the store was built ({built_at}); the remote store serves the "
+                   "older data until you run kg build", err=True)
+        return
+    click.echo(f"{changed} changed after the store was built ({built_at}); rebuilding", err=True)
     try:
-        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-    except socket.gaierror as exc:
-        raise PortInUse(f"cannot listen on {host}: {exc.strerror}; use --host 127.0.0.1 or an address of this "
-                        "machine") from None
-    for family, kind, proto, _, address in addresses:
-        with socket.socket(family, kind, proto) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds: TIME_WAIT is free
-            try:
-                probe.bind(address)
-            except OSError as exc:
-                if exc.errno == errno.EADDRINUSE:
-                    raise PortInUse(f"port {port} is in use on {host} (another kg serve, or another server); "
-                                    f"stop it, or use --port to choose another port") from None
-                if exc.errno == errno.EACCES:
-                    raise PortInUse(f"port {port} may not be used by this user (ports below 1024 need privileges); "
-                                    f"use --port with a port above 1023") from None
+        _build(config)
+    except KgError as exc:
+        click.echo(exc.report.text() if isinstance(exc, ValidationFailed) else f"error: {exc}", err=True)
+        click.echo("the rebuild failed; serving the previous store (fix the data, then kg build)", err=True)
 
 
-STOP_SECONDS = 10  # how long a graceful stop (SIGTERM, SIGINT) waits for requests in flight
-
-
-def server_arguments(config: Config, host: str, port: int, workers: int, threads: int) -> list[str]:
-    """granian's options for kg serve: WSGI, the header read timeout, a graceful stop that waits at most
-    STOP_SECONDS for requests in flight before it kills the workers (their query and write workers exit with them),
-    and (KG_ACCESS_LOG) an access log with escaped paths; without it, no access log at all (it cost about 11 % of
-    a cheap query's CPU)."""
-    header_ms = max(1, min(60_000, int(config.header_timeout * 1000)))
-    log = ["--access-log", "--access-log-fmt", ACCESS_LOG_FORMAT] if config.access_log else ["--no-access-log"]
-    return ["--interface", "wsgi", "--host", host, "--port", str(port), "--workers", str(workers),
-            "--blocking-threads", str(threads), "--no-ws", "--http", "1",
-            "--http1-header-read-timeout", str(header_ms), "--respawn-failed-workers",
-            "--workers-kill-timeout", str(STOP_SECONDS), *log]
-
-
-main.add_command(import_command)
+main.add_command(with_identifiers(import_command))
 main.add_command(diff_command)
+main.add_command(fetch_command)

@@ -35,7 +35,8 @@ from .errors import KgError, Location, SourceError
 from .iris import GraphNames, Minter
 from .mapping import MappedGraphs
 from .namespaces import bind_prefixes
-from .store import Store, from_ox
+from .store import Store
+from .terms import from_ox
 
 EDITS_DIR = "edits"
 EDITS_FILE = "edits.nq"

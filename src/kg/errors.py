@@ -14,30 +14,35 @@ KgError                          500 / 1  unexpected
  │    │    └── NetworkRefused    400 / 6  the engine tried to reach the network (SERVICE, LOAD) and was stopped
  │    ├── PayloadTooLarge        413 / 6  the request is larger than max_request_bytes
  │    │    └── UpdateTooLarge    413 / 6  a write past max_update_operations or max_update_triples
- │    └── UnsupportedMediaType   415 / 6  a request body of a Content-Type the endpoint does not take
+ │    ├── UnsupportedMediaType   415 / 6  a request body of a Content-Type the endpoint does not take
+ │    └── BadIdentifier          400 / 2  kg fetch was given an identifier it cannot read or fetch
  ├── Missing                              what the request names does not exist
  │    ├── NotFound               404 / 1  a graph or an entity that does not exist
- │    └── GraphNotFound          404 / 1  a write names a graph the store does not hold
+ │    ├── GraphNotFound          404 / 1  a write names a graph the store does not hold
+ │    └── RecordNotFound         404 / 1  the source kg fetch asked has no record for the identifier
  ├── Invalid                              the data would violate the SHACL shapes (each carries the report)
  │    ├── ValidationFailed       422 / 3  the built data has violations; the build stopped
  │    └── WriteRejected          422 / 3  a write would introduce violations; nothing was changed
- ├── NotAllowed                           the server does not take this write
+ ├── NotAllowed                           the server does not take this write, or a command would overwrite a file
  │    ├── ReadOnly               403 / 1  writes are not enabled
- │    └── WriteForbidden         403 / 1  the graph cannot be written (inferred, ontology, retractions)
+ │    ├── WriteForbidden         403 / 1  the graph cannot be written (inferred, ontology, retractions)
+ │    └── OutputExists           409 / 1  kg import -o names an existing file and --force was not given
  ├── OverLimit                            a query or a write met a time, memory or capacity limit: retry, or ask less
  │    ├── QueryTimeout           503 / 6  a query ran past query_timeout
  │    ├── QueryMemoryLimit       503 / 6  a query needed more than query_memory_mb
  │    ├── WriteLimit             503 / 4  a write ran past write_timeout or write_memory_mb and was stopped
  │    ├── WriteBusy              503 / 4  another write held the lock too long (Retry-After 2)
- │    └── Saturated              503 / 1  too many queries running or waiting (Retry-After 1)
- │         └── BusyTimeout       503 / 1  every worker busy past what the reserve worker allows
+ │    ├── Saturated              503 / 1  too many queries running or waiting (Retry-After 1)
+ │    │    └── BusyTimeout       503 / 1  every worker busy past what the reserve worker allows
+ │    └── FetchLimited           503 / 9  a source asks kg fetch to wait too long, or answers more than it reads
  ├── StoreError                           the store, or the engine that serves it, cannot do its part
  │    ├── StoreMissing           503 / 5  no store has been built yet
  │    ├── BuildError             500 / 4  the build could not complete (the previous store is untouched)
  │    ├── RemoteStoreError       502 / 7  the remote store refused a request or could not be reached
  │    ├── DiskFull               507 / 8  the disk or quota filled up during a write (nothing was changed)
  │    ├── WorkersDown            503 / 1  no query worker process is running (Retry-After 5)
- │    └── EngineCrashed          500 / 1  a query worker died on the query
+ │    ├── EngineCrashed          500 / 1  a query worker died on the query
+ │    └── SourceUnreachable      502 / 9  kg fetch could not get an answer from a source (after its retries)
  ├── SetupError                           kg cannot run as configured: fix a setting or the environment
  │    ├── RemoteConfigError      500 / 4  remote store settings incomplete or contradictory
  │    ├── SettingError           500 / 4  a KG_* setting's value cannot be used
@@ -387,3 +392,38 @@ class PortInUse(SetupError):
 
     status = 500
     exit_code = 4
+
+
+class OutputExists(NotAllowed):
+    """A command would overwrite a file that already exists (kg import -o without --force)."""
+
+    status = 409
+    exit_code = 1
+
+
+class BadIdentifier(BadInput):
+    """An identifier given to kg fetch that is not valid, or of a scheme kg fetch cannot fetch."""
+
+    status = 400
+    exit_code = 2
+
+
+class RecordNotFound(Missing):
+    """The source kg fetch asked has no record for the identifier (404)."""
+
+    status = 404
+    exit_code = 1
+
+
+class FetchLimited(OverLimit):
+    """A source asked kg fetch to wait longer than KG_FETCH_MAX_WAIT, or sent more than KG_FETCH_MAX_BYTES."""
+
+    status = 503
+    exit_code = 9
+
+
+class SourceUnreachable(StoreError):
+    """kg fetch could not get a usable answer from a source: refused, timed out, cut off or 5xx after its retries."""
+
+    status = 502
+    exit_code = 9

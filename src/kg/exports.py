@@ -14,7 +14,8 @@ from .atomic_files import write_atomically
 from .config import Config
 from .iris import graph_kind
 from .namespaces import PREFIXES, bind_prefixes
-from .store import Store, from_ox
+from .store import GraphStore, log_graph_names_of
+from .terms import OxObject, from_ox
 
 
 class Selection(str, Enum):  # noqa: UP042 - a StrEnum would change what str() of a member gives
@@ -37,11 +38,11 @@ def load_context(config: Config | None = None) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))["@context"]
 
 
-def selected_graphs(store: Store, selection: Selection) -> list[str]:
+def selected_graphs(store: GraphStore, selection: Selection) -> list[str]:
     """Named graphs in a selection: inferred is the inferred graph, asserted every other data graph, changes the
     builds' change records (never part of all: they differ between two builds of the same data)."""
     if selection is Selection.CHANGES:
-        return list(getattr(store, "log_graph_names", list)())
+        return log_graph_names_of(store)
     names = store.graph_names()
     inferred = [g for g in names if graph_kind(g) == "inferred"]
     if selection is Selection.INFERRED:
@@ -51,12 +52,12 @@ def selected_graphs(store: Store, selection: Selection) -> list[str]:
     return names
 
 
-def _sorted_quads(store: Store, graphs: list[str]) -> list[ox.Quad]:
+def _sorted_quads(store: GraphStore, graphs: list[str]) -> list[ox.Quad]:
     quads = [q for g in graphs for q in store.quads(g)]
     return sorted(quads, key=str)
 
 
-def _sorted_triples(store: Store, graphs: list[str], selection: Selection) -> list[ox.Triple]:
+def _sorted_triples(store: GraphStore, graphs: list[str], selection: Selection) -> list[ox.Triple]:
     if selection is Selection.ALL:
         return sorted(store.default_triples(), key=str)
     return sorted({q.triple for q in _sorted_quads(store, graphs)}, key=str)
@@ -72,7 +73,7 @@ def _list_nodes(triples: list[ox.Triple]) -> set[ox.BlankNode]:
     """The nodes of the RDF lists to write as JSON-LD @list: well-formed chains of blank nodes (one rdf:first,
     one rdf:rest, at most rdf:type rdf:List, ending in rdf:nil) whose inner nodes nothing else points at and
     whose head is no item of a list, so that no @list nests in another."""
-    about: dict[ox.BlankNode, list[tuple[ox.NamedNode, object]]] = {}
+    about: dict[ox.BlankNode, list[tuple[ox.NamedNode, OxObject]]] = {}
     incoming: dict[ox.BlankNode, int] = {}
     rests: set[ox.BlankNode] = set()
     items: set[ox.BlankNode] = set()
@@ -161,7 +162,7 @@ def _is_list_container(context: dict[str, Any], key: str) -> bool:
     return isinstance(term, dict) and term.get("@container") == "@list"
 
 
-def export(store: Store, fmt: str, selection: Selection = Selection.ALL, output: IO[bytes] | None = None,
+def export(store: GraphStore, fmt: str, selection: Selection = Selection.ALL, output: IO[bytes] | None = None,
            context: dict[str, Any] | None = None) -> bytes:
     """Serialise the selected graphs in a format; returns the bytes and writes them to output if given."""
     if fmt not in EXPORT_FORMATS:
@@ -179,7 +180,7 @@ def export(store: Store, fmt: str, selection: Selection = Selection.ALL, output:
     return data
 
 
-def export_to_file(store: Store, fmt: str, selection: Selection, path: Path) -> int:
+def export_to_file(store: GraphStore, fmt: str, selection: Selection, path: Path) -> int:
     """Write an export to a file atomically; returns the number of bytes written."""
     data = export(store, fmt, selection)
     write_atomically(path, data)

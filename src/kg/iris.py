@@ -31,6 +31,8 @@ SYSTEMS = {  # the agent each downloaded record is attributed to (prov:wasAttrib
     "crossref": ("Crossref", "https://www.crossref.org/"),
     "datacite": ("DataCite", "https://datacite.org/"),
     "bibtex": ("a BibTeX file", ""),
+    "ris": ("a RIS file", ""),
+    "csl": ("a CSL-JSON file", ""),
 }
 KINDS = ("person", "organization", "work", "venue", "project", "role", "metric")
 
@@ -144,6 +146,10 @@ class Minter:
         """The named graph of one downloaded record file (its slug)."""
         return self.graph(f"record/{name}")
 
+    def quarantine_graph(self, name: str) -> URIRef:
+        """The graph of what a build quarantined from one record's graph (its slug); kept beside the store."""
+        return self.graph(f"quarantine/{name}")
+
     def system(self, system: str) -> URIRef:
         """The agent a record's system stands for: its home IRI, or a minted one for a system without one."""
         home = SYSTEMS.get(system, ("", ""))[1]
@@ -184,7 +190,7 @@ class Minter:
 
 def graph_kind(iri: str) -> str:
     """What a graph IRI minted by kg names, whatever the base: "inferred", "ontology", "reference", "edits",
-    "profile", "record", "retracted" or "changes" (a build's change record); "" for any other IRI.
+    "profile", "record", "quarantine", "retracted" or "changes" (a build's change record); "" for any other IRI.
 
     >>> graph_kind("https://kg.example.org/graph/profile/ada"), graph_kind("https://x.org/graph/inferred")
     ('profile', 'inferred')

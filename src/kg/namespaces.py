@@ -127,6 +127,7 @@ class KG(DefinedNamespace):
     _NS = Namespace(ONTOLOGY_IRI + "#")
 
     Authorship: URIRef
+    UnattributedWork: URIRef
     Metric: URIRef
     advisor: URIRef
     advisee: URIRef

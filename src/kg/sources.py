@@ -231,6 +231,38 @@ def read_yaml(path: Path, display_path: str = "", max_bytes: int | None = None) 
     return parse_yaml(text, path, display_path)
 
 
+def require_data_dir(root: Path, allow_empty: bool = True) -> None:
+    """Raise SourceError when root is no directory, or (unless allow_empty) holds no profile and no record."""
+    if not root.is_dir():
+        raise SourceError(Location(root), "data directory not found; pass --data DIR")
+    if allow_empty:
+        return
+    profiles = root / "profiles"
+    records = root / "records"
+    found = (profiles.is_dir() and any(p.suffix in (".yaml", ".yml") for p in profiles.iterdir())) or \
+        (records.is_dir() and any(not p.name.startswith(".") and p.is_file() for p in records.rglob("*")))
+    if not found:
+        raise SourceError(Location(root), "no profiles (profiles/*.yaml) and no records (records/) here, so the build "
+                          "would serve an empty graph; add a profile, check --data, or pass --allow-empty")
+
+
+def changed_since(root: Path, moment: float) -> Path | None:
+    """The most recently modified source file under root changed after moment (a POSIX time), or None."""
+    newest: tuple[float, Path] | None = None
+    candidates = [root / "organizations.yaml", root / "venues.yaml"]
+    for folder in ("profiles", "records", "edits"):
+        if (root / folder).is_dir():
+            candidates.extend(p for p in (root / folder).rglob("*") if not p.name.startswith("."))
+    for path in candidates:
+        try:
+            stamp = path.stat().st_mtime if path.is_file() else None
+        except OSError:
+            continue
+        if stamp is not None and stamp > moment and (newest is None or stamp > newest[0]):
+            newest = (stamp, path)
+    return newest[1] if newest else None
+
+
 @dataclass
 class DataFiles:
     """The YAML documents of a data directory."""
@@ -241,8 +273,11 @@ class DataFiles:
     profiles: list[YamlDocument]
 
 
+PROFILE_PATTERNS = ("*.yaml", "*.yml")
+
+
 def read_data_dir(root: Path, max_bytes: int | None = None) -> DataFiles:
-    """Read organizations.yaml, venues.yaml and profiles/*.yaml under root (sorted, deterministic).
+    """Read organizations.yaml, venues.yaml and profiles/*.yaml and *.yml under root (sorted, deterministic).
 
     Messages name each file under root as the caller wrote root (data/profiles/x.yaml for --data data,
     /some/where/data/profiles/x.yaml for --data /some/where/data), so the path always opens the file meant.
@@ -255,6 +290,9 @@ def read_data_dir(root: Path, max_bytes: int | None = None) -> DataFiles:
         file = root / f"{name}.yaml"
         reference[name] = read_yaml(file, str(file), limit) if file.exists() else None
     profile_dir = root / "profiles"
-    files = sorted(profile_dir.glob("*.yaml")) if profile_dir.is_dir() else []
+    files = sorted(f for pattern in PROFILE_PATTERNS for f in profile_dir.glob(pattern)) if profile_dir.is_dir() else []
+    stems = [f.stem for f in files]
+    for twin in sorted({f for f in files if stems.count(f.stem) > 1}, key=lambda f: f.suffix)[:1]:
+        raise SourceError(Location(twin), f"{twin.stem}.yaml and {twin.stem}.yml are the same profile; keep one")
     profiles = [read_yaml(f, str(f), limit) for f in files]
     return DataFiles(root, reference["organizations"], reference["venues"], profiles)

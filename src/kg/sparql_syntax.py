@@ -17,8 +17,16 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 
+from .sparql_checks import (
+    Spot,
+    incomplete_pattern,
+    line_column,
+    missing_dot,
+    unclosed_string,
+    ungrouped_variable,
+    unknown_word,
+)
 from .sparql_text import CLOSERS, FORMS, OPENERS, UPDATE_KEYWORDS, token_spans
 
 # Namespaces a query is likely to use without declaring them, for the PREFIX line to suggest.
@@ -31,22 +39,6 @@ WELL_KNOWN = {
     "sdo": "https://schema.org/", "fabio": "http://purl.org/spar/fabio/", "cito": "http://purl.org/spar/cito/",
 }
 _POSITION = re.compile(r"error at (\d+):(\d+):\s*(.*)", re.S)
-TERM_KINDS = {"var", "iri", "string"}
-HEAD_WORDS = {"SELECT", "ORDER", "GROUP", "HAVING", "LIMIT", "OFFSET"}
-RESETS = {".", ";", ",", "{", "}"}
-GROUP_WORDS = {"FILTER", "OPTIONAL", "BIND", "MINUS", "UNION", "GRAPH", "SERVICE", "VALUES", "SELECT", "WHERE",
-               "CONSTRUCT", "DESCRIBE", "ASK", "FROM", "NAMED", "ORDER", "GROUP", "HAVING", "LIMIT", "OFFSET",
-               "PREFIX", "BASE", "BY", "DISTINCT", "REDUCED", "AS", "NOT", "EXISTS", "IN"}
-
-
-@dataclass(frozen=True)
-class Spot:
-    """A place in the query: character offset, and the token there ('' at the end of the query)."""
-
-    offset: int
-    token: str
-
-
 def explain(query: str, parser_message: str, prefixes: Mapping[str, str], update: bool = False) -> str:
     """A syntax error as a user can act on it: where, the line with a caret, and the likely fix.
 
@@ -63,16 +55,20 @@ def explain(query: str, parser_message: str, prefixes: Mapping[str, str], update
     expected = _expected(parsed.group(3)) if parsed else parser_message.strip()
     parser_spot = _spot(query, _char_offset(query, int(parsed.group(1)), int(parsed.group(2)))) if parsed else None
     form = unknown_operation(query) if update else unknown_form(query)
-    found = next((f for f in (form, undeclared_prefix(query, prefixes, update), unbalanced(query), missing_dot(query))
-                  if f and (parser_spot is None or f[0].offset <= parser_spot.offset)), None)
+    checks = (form, unclosed_string(query), unknown_word(query), undeclared_prefix(query, prefixes, update),
+              unbalanced(query), None if update else ungrouped_variable(query), incomplete_pattern(query),
+              missing_dot(query))
+    found = next((f for f in checks if f and (parser_spot is None or f[0].offset <= parser_spot.offset)), None)
     spot, hint = found if found else (parser_spot, None)
     if spot is None:
         return f"syntax error: {expected}"
-    line, column = _line_column(query, spot.offset)
+    line, column = line_column(query, spot.offset)
     where = f"syntax error at line {line}, column {column} ({line}:{column}), " + (
         f"at {spot.token!r}" if spot.token else f"at the end of the {'update' if update else 'query'}")
     lines = [where, *_excerpt(query, spot)]
-    lines.append(hint if hint else f"the parser expected {expected}" if expected else "the parser stopped here")
+    said = next((w.strip() for w in expected.removeprefix("one of ").split(",") if " " in w.strip()), "")
+    lines.append(hint or (f"the parser says: {said}" if said else f"the parser expected {expected}" if expected
+                          else "the parser stopped here"))
     return "\n".join(lines)
 
 
@@ -94,10 +90,6 @@ def _char_offset(query: str, line: int, byte_column: int) -> int:
     return start + len(prefix)
 
 
-def _line_column(query: str, offset: int) -> tuple[int, int]:
-    return query.count("\n", 0, offset) + 1, offset - (query.rfind("\n", 0, offset) + 1) + 1
-
-
 def _spot(query: str, offset: int) -> Spot:
     """The token that starts at or covers an offset (the next one after blanks), or the end of the query."""
     for _, text, start in token_spans(query):
@@ -108,7 +100,7 @@ def _spot(query: str, offset: int) -> Spot:
 
 def _excerpt(query: str, spot: Spot) -> list[str]:
     """The line before and the line of the spot, numbered, and a caret line under the token."""
-    line, column = _line_column(query, spot.offset)
+    line, column = line_column(query, spot.offset)
     texts = query.split("\n")
     width = len(str(line))
     shown = [f"  {n:>{width}} | {texts[n - 1]}" for n in (line - 1, line) if 1 <= n <= len(texts)]
@@ -211,7 +203,7 @@ def unbalanced(query: str) -> tuple[Spot, str] | None:
             opener = OPENERS[CLOSERS.index(text)]
             if stack and stack[-1][0] != opener:
                 open_text, open_start = stack[-1]
-                line, column = _line_column(query, open_start)
+                line, column = line_column(query, open_start)
                 return Spot(start, text), (f"'{open_text}' at line {line}, column {column} is still open here: add "
                                            f"'{CLOSERS[OPENERS.index(open_text)]}' before {text!r}")
             if not stack:
@@ -224,47 +216,4 @@ def unbalanced(query: str) -> tuple[Spot, str] | None:
     return None
 
 
-def missing_dot(query: str) -> tuple[Spot, str] | None:
-    """A fourth term in a row inside a group (two triple patterns not separated by '.'), and the fix."""
-    spans = [(k, t, s) for k, t, s in token_spans(query) if k != "comment"]
-    braces, nested, terms = 0, 0, 0
-    skip: str | None = None  # "head": a projection or modifier (until a brace); "values": a VALUES block
-    values_depth = 0
-    for index, (kind, text, start) in enumerate(spans):
-        word = text.upper() if kind == "name" and ":" not in text else ""
-        if text in "{}":
-            braces += 1 if text == "{" else -1
-            terms = 0
-            if skip == "head" or (skip == "values" and text == "}" and braces == values_depth):
-                skip = None
-            continue
-        if skip or braces == 0:
-            continue
-        if text in "([" or text in ")]":
-            nested += 1 if text in "([" else -1
-            terms += 1 if text == "[" and nested == 1 else 0
-            terms = 0 if text == ")" and nested == 0 else terms
-            continue
-        if nested:
-            continue
-        if word in GROUP_WORDS:
-            terms = 0
-            skip = "head" if word in HEAD_WORDS else "values" if word == "VALUES" else None
-            values_depth = braces
-        elif text in RESETS:
-            terms = 0
-        elif text in "/|" or (text == "^" and not _around(spans, index, "^")):
-            terms -= 1
-        elif kind in TERM_KINDS or (kind == "name" and (":" in text or text == "a")):
-            if kind != "name" or not _around(spans, index - 1, "^"):
-                terms += 1
-            if terms == 4:
-                line, column = _line_column(query, start)
-                return Spot(start, text), (f"a '.' is probably missing before {text!r} (line {line}, column "
-                                           f"{column}): end each triple pattern with ' .' before the next")
-    return None
-
-
-def _around(spans: list[tuple[str, str, int]], index: int, text: str) -> bool:
-    """Whether the token before or after position index is the given text (a '^^' datatype marker)."""
-    return any(0 <= i < len(spans) and spans[i][1] == text for i in (index - 1, index + 1))
+__all__ = ["Spot", "explain", "missing_dot", "unbalanced", "undeclared_prefix", "unknown_form", "unknown_operation"]

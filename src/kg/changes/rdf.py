@@ -18,6 +18,7 @@ import pyoxigraph as ox
 
 from ..iris import Minter
 from ..namespaces import DCTERMS, KG, PROV, RDF, RDFS, SDO, XSD
+from ..store import GraphStore, log_graph_names_of
 from . import BuildChanges, EntityChange, order
 from .diff import KIND_CLASSES
 
@@ -106,10 +107,10 @@ def read_changes(triples: list[ox.Triple]) -> BuildChanges | None:
                         int(_one(about, KG.entitiesUnlisted, "0")), moved=moved)
 
 
-def read_log(store: Any) -> list[BuildChanges]:
-    """Every build's change record kept in a store (kg.store.Store), newest first."""
+def read_log(store: GraphStore) -> list[BuildChanges]:
+    """Every build's change record kept in a store (an embedded one: a remote store keeps none), newest first."""
     found = []
-    for name in store.log_graph_names() if hasattr(store, "log_graph_names") else []:
+    for name in log_graph_names_of(store):
         changes = read_changes([q.triple for q in store.quads(name)])
         if changes is not None:
             found.append(changes)

@@ -14,7 +14,7 @@ import click
 
 from ..atomic_files import write_atomically
 from ..config import Config
-from ..errors import KgError, Location
+from ..errors import KgError, Location, OutputExists
 from ..records.bounds import too_slow
 
 
@@ -88,11 +88,28 @@ def time_limit(file: Path, seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def _import(file: Path, output: Path | None, name: str | None, data: Path) -> None:
+def _person_in(path: Path) -> str:
+    """Who an existing profile file describes (its 'name'), for the refusal to overwrite it."""
+    try:
+        match = re.search(r"^name:\s*(.+?)\s*$", path.read_text(encoding="utf-8", errors="replace"), re.M)
+    except OSError:
+        return "an unreadable file"
+    return f"the profile of {match.group(1).strip(chr(34) + chr(39))}" if match else "a file without a 'name:'"
+
+
+def refuse_overwrite(output: Path | None, force: bool) -> None:
+    """Raise OutputExists when output is an existing file and --force was not given."""
+    if output is not None and output.exists() and not force:
+        raise OutputExists(f"{output} already exists ({_person_in(output)}); nothing was written. Choose another "
+                           "file with -o, or pass --force to replace it")
+
+
+def _import(file: Path, output: Path | None, name: str | None, data: Path, force: bool) -> None:
     """Run the import (within KG_MAX_PARSE_SECONDS) and print or write the YAML; errors exit with the error's code."""
     from . import import_file
 
     try:
+        refuse_overwrite(output, force)
         with time_limit(file, Config.from_env().max_parse_seconds):
             if _import_record(file, output, data):
                 return
@@ -122,4 +139,5 @@ import_command = click.command(name="import", help=HELP)(
                                                        "clear.")(
                 click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=Path("data"),
                              show_default=True, help="Data directory with organizations.yaml and venues.yaml.")(
-                    _import)))))
+                    click.option("--force", is_flag=True, help="Replace the -o file when it already exists.")(
+                        _import))))))

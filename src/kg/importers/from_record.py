@@ -128,7 +128,7 @@ def draft_profile(person: RecordPerson, record: Record, ref: Reference) -> tuple
         data["experience"] = experience
     if education:
         data["education"] = education
-    publications = [_publication(w, person, ref) for w in person.works]
+    publications = [_publication(w, person, ref) for w in person.works if w.title]  # untitled: kg build quarantines
     if publications:
         data["publications"] = publications
     return slugify(person.name), data

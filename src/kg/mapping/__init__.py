@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import FOAF, PROV
@@ -250,7 +251,7 @@ def map_corpus(corpus: Corpus, minter: Minter, resolution: Resolution | None = N
     for profile in corpus.profiles:
         graph_iri = minter.graph(f"profile/{profile.id}")
         graph = ProfileMapper(minter, resolution, profile, result.origins).run()
-        provenance(graph, minter, graph_iri, f"profiles/{profile.id}.yaml", profile.sha256)
+        provenance(graph, minter, graph_iri, f"profiles/{Path(profile.origin.file).name}", profile.sha256)
         result.graphs[graph_iri] = graph
         result.sources[graph_iri] = profile.origin.file
     map_records(corpus, minter, resolution, linking or default_linking(corpus, resolution), result)

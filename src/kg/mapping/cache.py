@@ -253,7 +253,7 @@ def _map_profile(profile: Profile, minter: Minter, resolution: Resolution, graph
     """Map one profile on its own, recording resolution answers and origin operations."""
     recording, origins = RecordingResolution(resolution), _RecordingOrigins()
     graph = ProfileMapper(minter, recording, profile, origins).run()  # type: ignore[arg-type]
-    provenance(graph, minter, graph_iri, f"profiles/{profile.id}.yaml", profile.sha256)
+    provenance(graph, minter, graph_iri, f"profiles/{Path(profile.origin.file).name}", profile.sha256)
     ops = [(assign, node, (o.file, o.path), o.line) for assign, node, o in origins.ops]
     blob = pickle.dumps(list(graph), protocol=pickle.HIGHEST_PROTOCOL)
     return Entry(recording.reads, blob, ops, hashlib.sha256(blob).hexdigest(), len(graph)), graph

@@ -19,6 +19,7 @@ from ..resolution import Linking, Resolution, record_works
 from .works import year_literal
 
 ARTICLE_TYPES = (SDO.ScholarlyArticle, BIBO.AcademicArticle)
+UNATTRIBUTED_TYPES = (SDO.CreativeWork, BIBO.Document, KG.UnattributedWork)  # no source names an author
 WORK_TYPES = {  # a record's work kind (lower-cased) to its classes beyond a scholarly work's
     "dataset": (SDO.Dataset,), "software": (SDO.SoftwareSourceCode,),
 }
@@ -65,14 +66,18 @@ class RecordMapper:
         self.add(cell, RDF.predicate, predicate)
         self.add(cell, RDF.value, value)
 
+    def shown_name(self, slug: str, written: str = "") -> str:
+        """The name the default graph shows for a person (the preferred source's, or a label such as 'ORCID iD …')."""
+        return self.linking.person_names.get(slug) or self.resolution.person_names.get(slug, written)
+
     def person_node(self, slug: str, written: str, origin: Origin) -> URIRef:
         """A person node: typed; named when this record is its preferred source or writes the shown name."""
         node = self.minter.person(slug)
         self.origins.setdefault(node, origin)
         self.add(node, RDF.type, SDO.Person)
-        shown = self.linking.person_names.get(slug) or self.resolution.person_names.get(slug, written)
+        shown = self.shown_name(slug, written)
         preferred = self.linking.person_preferred.get(slug) == self.source
-        if preferred or written == shown:
+        if shown and (preferred or written == shown):  # a nameless person (an ORCID iD alone) fails the shapes
             self.add(node, SDO.name, Literal(shown))
         if written and written != shown:
             self.add(node, SDO.alternateName, Literal(written))
@@ -148,14 +153,17 @@ class RecordMapper:
         slug = self.linking.work(self.record, index)
         node = self.minter.work(slug)
         self.origins.setdefault(node, work.origin)
-        for rdf_type in ARTICLE_TYPES + WORK_TYPES.get((work.kind or "").lower(), ()):
-            self.add(node, RDF.type, rdf_type)
         self.same_as(node, work.ids)
         authors = [(self.linking.author(self.record, index, i), a) for i, a in enumerate(work.authors)]
         if owner is not None and not work.authors_complete:
             owner_slug = self.linking.person(self.record, owner)
             if owner_slug not in {s for s, _ in authors}:
-                authors.append((owner_slug, RecordAuthor(self.record.people[owner].name, (), work.origin)))
+                written = self.record.people[owner].name or self.shown_name(owner_slug)  # 'ORCID iD …' if nameless
+                authors.append((owner_slug, RecordAuthor(written, (), work.origin)))
+        unattributed = not authors and not self.linking.work_authors.get(slug)  # a reference entry, an editorial
+        for rdf_type in (UNATTRIBUTED_TYPES if unattributed else ARTICLE_TYPES) + WORK_TYPES.get(
+                (work.kind or "").lower(), ()):
+            self.add(node, RDF.type, rdf_type)
         people = [self.person_node(s, a.name, a.origin) for s, a in authors]
         for (_, author), person in zip(authors, people, strict=True):
             self.same_as(person, author.ids)
@@ -168,7 +176,8 @@ class RecordMapper:
         for (author_slug, _), person in zip(authors, people, strict=True):
             if author_slug in shown:
                 self.add(node, SDO.author, person)
-        self.add(node, SDO.alternateName, Literal(work.title))
+        if work.title:
+            self.add(node, SDO.alternateName, Literal(work.title))
         if work.year is not None:
             self.other_value(node, SDO.datePublished, year_literal(work.year))
         if work.venue:
@@ -177,8 +186,9 @@ class RecordMapper:
     def preferred_work(self, slug: str, node: URIRef, work: RecordWork,
                        authors: list[tuple[str, RecordAuthor]], people: list[URIRef]) -> None:
         """Title, year, venue and the ordered author list of a work this record is the preferred source of."""
-        self.add(node, SDO.name, Literal(work.title))
-        self.add(node, DCTERMS.title, Literal(work.title))
+        if work.title:  # an untitled work fails the shapes and is quarantined
+            self.add(node, SDO.name, Literal(work.title))
+            self.add(node, DCTERMS.title, Literal(work.title))
         if work.year is not None:
             self.add(node, SDO.datePublished, year_literal(work.year))
         self.add(node, SDO.creativeWorkStatus, Literal("Published"))
@@ -203,7 +213,8 @@ class RecordMapper:
             self.add(authorship, KG.equalContribution, Literal(False))
             if not complete and rank == len(people) and rank > len(work.authors):
                 self.add(authorship, KG.precededByElision, Literal(True))
-        self.add(node, KG.authorListComplete, Literal(complete and bool(work.authors)))
+        if people:
+            self.add(node, KG.authorListComplete, Literal(complete and bool(work.authors)))
 
     def venue(self, work: RecordWork) -> URIRef:
         """The venue series a work appeared in: a reference-data venue, or a periodical named here."""

@@ -18,7 +18,7 @@ from ..changes import precise_now
 from ..config import Config
 from ..edits import replay_edits
 from ..errors import Location, SourceError, SourceErrors, ValidationFailed
-from ..iris import Minter
+from ..iris import Minter, graph_kind
 from ..mapping import MappedGraphs, map_corpus
 from ..mapping.cache import MapCache, MapStats, graph_digest, graph_size, map_corpus_cached
 from ..model import Corpus
@@ -27,13 +27,14 @@ from ..reasoning import inferred_triples
 from ..reasoning.rules import LocalRules, compile_rules, has_joins, unsupported_axioms
 from ..records import read_records_dir
 from ..resolution import BuildWarning, Conflict, Linking, Resolution, duplicate_errors, link, repeated_authors, resolve
-from ..sources import DataFiles, read_data_dir
-from ..store import OPTIMIZE_KEY, log_graphs, to_ox, write_store
+from ..sources import DataFiles, read_data_dir, require_data_dir
+from ..store import OPTIMIZE_KEY, log_graphs, write_store
 from ..store.lock import write_lock
+from ..terms import to_ox
 from ..turtle_files import load_turtle_dir
 from ..validation import ValidationReport, validate_graphs
 from .changes import PendingLog, pending_log
-from .checking import validate_build
+from .checking import validate_build, validate_full
 from .incremental import (
     BuildState,
     GraphChange,
@@ -46,6 +47,7 @@ from .incremental import (
     uses_equality,
     write_diff,
 )
+from .quarantine import Quarantined, Screened, screen, write_quarantine
 
 Progress = Callable[[str], None]
 
@@ -66,6 +68,7 @@ class LinkedData:
     linking: Linking
     reference_sha: str
     repeated: tuple[BuildWarning, ...] = ()  # an author twice in one author list (kg.resolution.duplicates)
+    skipped: tuple[BuildWarning, ...] = ()  # files in data/records/ no reader recognises
 
     @property
     def warnings(self) -> tuple[BuildWarning, ...]:
@@ -74,7 +77,7 @@ class LinkedData:
                    for r in self.corpus.records for w in r.warnings]
         profiles = tuple(sorted(self.resolution.warnings + self.repeated,
                                 key=lambda w: (str(w.location.path), w.location.line or 0)))
-        return profiles + tuple(records) + tuple(self.linking.warnings)
+        return profiles + self.skipped + tuple(records) + tuple(self.linking.warnings)
 
 
 def read_linked(config: Config) -> LinkedData:
@@ -86,7 +89,7 @@ def read_linked(config: Config) -> LinkedData:
     except (SourceError, SourceErrors) as error:
         errors += error.errors if isinstance(error, SourceErrors) else [error]
     try:
-        records = read_records_dir(config.data)
+        records, skipped = read_records_dir(config.data)
     except SourceErrors as error:
         errors += error.errors
     if errors:
@@ -97,7 +100,8 @@ def read_linked(config: Config) -> LinkedData:
     if duplicates:
         raise SourceErrors(duplicates)
     linking = link(corpus, resolution, config.precedence)
-    return LinkedData(corpus, resolution, linking, _reference_sha(files), tuple(repeated_authors(corpus, resolution)))
+    return LinkedData(corpus, resolution, linking, _reference_sha(files), tuple(repeated_authors(corpus, resolution)),
+                      tuple(BuildWarning(Location(Path(w.origin.file)), w.message) for w in skipped))
 
 
 def map_data(config: Config) -> tuple[Corpus, MappedGraphs]:
@@ -137,6 +141,14 @@ def check_data(config: Config) -> tuple[ValidationReport, tuple[BuildWarning, ..
     return report, data.warnings
 
 
+def screen_data(config: Config) -> tuple[Screened, tuple[BuildWarning, ...]]:
+    """check_data as kg build decides: record entities that violate the shapes quarantined, the rest validated."""
+    data, mapped = _map_linked(config)
+    shapes, ontology = load_turtle_dir(config.shapes), load_turtle_dir(config.ontology)
+    report = validate_graphs(mapped, shapes, ontology)
+    return screen(mapped, report, Minter(config.base), lambda m: validate_graphs(m, shapes, ontology)), data.warnings
+
+
 @dataclass
 class BuildResult:
     """What a build produced."""
@@ -148,6 +160,7 @@ class BuildResult:
     warnings: tuple[BuildWarning, ...] = ()  # source-data warnings (kg.resolution); SHACL warnings are in report
     conflicts: tuple[Conflict, ...] = ()  # where downloaded records and profiles disagree (kg.resolution.linking)
     changes: Any = None  # what changed since the previous version (kg.changes.BuildChanges); None when remote
+    quarantined: tuple[Quarantined, ...] = ()  # record entities left out for violating the shapes
 
 
 def peak_memory_mb() -> float:
@@ -157,6 +170,7 @@ def peak_memory_mb() -> float:
 
 def build(config: Config, progress: Progress | None = None, reasoner: str = "rules") -> BuildResult:
     """Run the whole pipeline and swap the new store in; any failure leaves the old store untouched."""
+    require_data_dir(config.data)  # before the lock: a missing data/ must leave no .kg/ behind
     with write_lock(config.store):  # one writer at a time: HTTP writes (kg.writes) wait for the build
         return _build(config, progress, reasoner)
 
@@ -186,12 +200,19 @@ def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildRes
     ids = {str(iri): stats.content_ids[iri] if graph is raw.graphs.get(iri) and iri in stats.content_ids
            else graph_digest(graph) for iri, graph in mapped.graphs.items()}
     state = BuildState("", uuid.uuid4().hex, config.base, graph_digest(ontology), reasoner, ids, {})
-    report, how = validate_build(config, mapped, load_turtle_dir(config.shapes), ontology, state, folder)
-    stage("validate", how)
+    shapes = load_turtle_dir(config.shapes)
+    report, how = validate_build(config, mapped, shapes, ontology, state, folder)
+    screened = screen(mapped, report, Minter(config.base),
+                      lambda m: validate_full(config, m, shapes, ontology, _regraphed(state, ids, m)))
+    mapped, report = screened.mapped, screened.report
+    stage("validate", how + (f", {len(screened.quarantined)} record entities quarantined"
+                             if screened.quarantined else ""))
     if not report.passes:
         raise ValidationFailed(report)
+    metadata_quarantine = [q.as_json() for q in screened.quarantined]
     metadata: dict[str, object] = {"base": config.base, "profiles": len(corpus.profiles), "build_id": state.build_id,
-                                   "sources": {str(k): v for k, v in sorted(mapped.sources.items())}, "graph_ids": ids}
+                                   "sources": {str(k): v for k, v in sorted(mapped.sources.items())}, "graph_ids": ids,
+                                   "quarantined": metadata_quarantine}
     log = pending_log(config, mapped, ids, state.build_id, started)  # kg.pipeline.changes: what changed
     written = _incremental(config, mapped, ontology, state, metadata, stage, log) if local else None
     if written is None:
@@ -200,8 +221,22 @@ def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildRes
     if local:
         save_state(folder, state)
         cache.prune()
+    write_quarantine(quarantine_file(config), screened.held)
     return BuildResult(written[0], written[1], report, timings, warnings, tuple(data.linking.conflicts),
-                       log.changes if log else None)
+                       log.changes if log else None, screened.quarantined)
+
+
+def quarantine_file(config: Config) -> Path:
+    """Where a build keeps what it quarantined, as N-Quads: beside the store (STORE.quarantine.nq)."""
+    store = config.store.absolute()
+    return store.with_name(f"{store.name}.quarantine.nq")
+
+
+def _regraphed(state: BuildState, ids: dict[str, str], mapped: MappedGraphs) -> BuildState:
+    """The build state with the content ids of the graphs a quarantine changed (ids is updated in place)."""
+    ids.update({str(iri): graph_digest(graph) for iri, graph in mapped.graphs.items()
+                if graph_kind(str(iri)) == "record"})
+    return state
 
 
 def _incremental(config: Config, mapped: MappedGraphs, ontology: Graph, state: BuildState, metadata: dict[str, object],

@@ -22,7 +22,8 @@ from ..errors import StoreMissing
 from ..iris import Minter
 from ..mapping import MappedGraphs
 from ..namespaces import RDF
-from ..store import Store, to_ox
+from ..store import Store
+from ..terms import triple_to_ox
 from .incremental import GraphChange
 
 
@@ -106,7 +107,7 @@ def _since(config: Config, previous: Store, mapped: MappedGraphs, ids: dict[str,
     before, after, differing = [], [], []
     for iri in changed:
         graph = mapped.graphs.get(URIRef(iri))
-        new = {ox.Triple(to_ox(s), to_ox(p), to_ox(o)) for s, p, o in graph} if graph is not None else set()
+        new = {triple_to_ox(s, p, o) for s, p, o in graph} if graph is not None else set()
         was = graph_triples(old, iri)
         if was != new:
             before.append(was)

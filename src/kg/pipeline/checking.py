@@ -46,4 +46,14 @@ def validate_build(config: Config, mapped: MappedGraphs, shapes: Graph, ontology
     return mapped_report(outcome, mapped), "full"
 
 
-__all__ = ["kept_validation", "validate_build"]
+def validate_full(config: Config, mapped: MappedGraphs, shapes: Graph, ontology: Graph,
+                  state: BuildState) -> ValidationReport:
+    """A full validation of a build's mapped graphs (after a quarantine), kept for the next build."""
+    outcome = run(list(mapped.graphs.values()), shapes, ontology)
+    if not config.remote:
+        ValidationCache(kept_validation(config)).save(outcome, Kept(files_tag(config.shapes, config.ontology),
+                                                                    state.build_id))
+    return mapped_report(outcome, mapped)
+
+
+__all__ = ["kept_validation", "validate_build", "validate_full"]

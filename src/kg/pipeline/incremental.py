@@ -31,7 +31,8 @@ from ..atomic_files import write_atomically
 from ..namespaces import OWL
 from ..reasoning import is_meaningful
 from ..reasoning.rules import LocalRules, Triple
-from ..store import METADATA_FILE, derive_version, from_ox, is_log_graph, to_ox
+from ..store import METADATA_FILE, derive_version, is_log_graph
+from ..terms import from_ox, to_ox, triple_to_ox
 
 STATE_FILE = "state.json"
 LARGE_CHANGE = 0.25  # above this share of asserted triples changed, a full build is faster
@@ -87,7 +88,7 @@ def _triples(store: ox.Store, iri: str) -> set[ox.Triple]:
 
 
 def _ox(triple: Triple) -> ox.Triple:
-    return ox.Triple(to_ox(triple[0]), to_ox(triple[1]), to_ox(triple[2]))
+    return triple_to_ox(*triple)
 
 
 @dataclass

@@ -23,7 +23,7 @@ import json
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, cast
 
 import pyoxigraph as ox
 
@@ -35,7 +35,7 @@ from ..sparql_text import ASK, GRAPH, SELECT
 from .wire import QueryJob
 
 if TYPE_CHECKING:
-    from ..store import Store
+    from ..store.protocol import DefaultGraphs, NamedGraphs, Queryable, QueryResult
 
 PREVIEW_MAX_BYTES = 2_000_000
 # What marks a row in each SELECT results format, the rows it gives beside the marks counted, and whether the
@@ -69,7 +69,7 @@ class _Counter:
         self.unit = unit
         self.deadline = time.monotonic() + limits.timeout
 
-    def write(self, data: Any) -> int:
+    def write(self, data: bytes | bytearray | memoryview) -> int:
         """Keep a chunk; raise once the line or time limit is passed."""
         chunk = bytes(data)
         self.chunks.append(chunk)
@@ -97,6 +97,10 @@ class _Counter:
     def value(self) -> bytes:
         """Everything written."""
         return b"".join(self.chunks)
+
+    def output(self) -> IO[bytes]:
+        """This sink as the binary file pyoxigraph's serialisers take (they call only write and flush)."""
+        return cast("IO[bytes]", self)
 
 
 class RowsUncertain(Exception):
@@ -148,23 +152,22 @@ class _Preview(_Counter):
         return b"".join(line + b"\n" for line in whole)
 
 
-def preview_result(result: Any, rows: int, limits: Limits) -> bytes:
+def preview_result(result: QueryResult, rows: int, limits: Limits) -> bytes:
     """The first rows (or triples) of a result for an HTML page, as JSON: {"truncated": bool} with "results"
     (SPARQL JSON) or "turtle"; evaluation stops once the preview is full."""
-    form = result_form(result)
-    if form == ASK:
-        return json.dumps({"truncated": False, "results": json.loads(result.serialize(
-            format=ox.QueryResultsFormat.JSON))}).encode("utf-8")
-    sink = _Preview(rows + 1 if form == SELECT else rows, limits)
+    if isinstance(result, ox.QueryBoolean):
+        return json.dumps({"truncated": False, "results": json.loads(_bytes(result.serialize(
+            format=ox.QueryResultsFormat.JSON)))}).encode("utf-8")
+    sink = _Preview(rows + 1 if isinstance(result, ox.QuerySolutions) else rows, limits)
     try:
-        if form == SELECT:
-            result.serialize(sink, format=ox.QueryResultsFormat.TSV)
+        if isinstance(result, ox.QuerySolutions):
+            result.serialize(sink.output(), format=ox.QueryResultsFormat.TSV)
         else:
-            result.serialize(sink, format=ox.RdfFormat.N_TRIPLES)
+            result.serialize(sink.output(), format=ox.RdfFormat.N_TRIPLES)
     except _PreviewFull:
         pass
     kept = sink.complete_lines()
-    if form == SELECT:
+    if isinstance(result, ox.QuerySolutions):
         header = b"\t".join(f"?{v.value}".encode() for v in result.variables)
         table = kept if kept.startswith(header) else header + b"\n" + kept
         out = io.BytesIO()
@@ -175,7 +178,7 @@ def preview_result(result: Any, rows: int, limits: Limits) -> bytes:
     return json.dumps({"truncated": sink.full, "turtle": turtle.decode("utf-8")}).encode("utf-8")
 
 
-def answer(store: Any, job: QueryJob) -> bytes:
+def answer(store: Queryable, job: QueryJob) -> bytes:
     """Run one job against an open store and serialise the result (used in workers and in-process); a result
     whose rows could pass the limit is run again and counted exactly."""
     limits = Limits(job.max_results, job.timeout)
@@ -188,13 +191,13 @@ def answer(store: Any, job: QueryJob) -> bytes:
         return serialize_counted(start(store, job), fmt, limits)
 
 
-def start(store: Any, job: QueryJob) -> Any:
+def start(store: Queryable, job: QueryJob) -> QueryResult:
     """Parse and start a job's query against an open store."""
     return run_query(store, job.text, base_iri=job.base_iri, default_graphs=job.default_graphs,
                      named_graphs=job.named_graphs, dataset=job.dataset)
 
 
-def result_form(result: Any) -> str:
+def result_form(result: QueryResult) -> str:
     """The form of a pyoxigraph query result (SELECT, ASK or GRAPH, as sparql_text names the query forms)."""
     if isinstance(result, ox.QuerySolutions):
         return SELECT
@@ -208,19 +211,20 @@ def formats_for(form: str) -> Sequence[Format]:
     return {SELECT: RESULTS_FORMATS, ASK: BOOLEAN_FORMATS, GRAPH: GRAPH_FORMATS}[form]
 
 
-def run_query(store: Store, text: str, *, base_iri: str, default_graphs: Sequence[str] = (),
-              named_graphs: Sequence[str] = (), dataset: bool = False) -> Any:
+def run_query(store: Queryable, text: str, *, base_iri: str, default_graphs: Sequence[str] = (),
+              named_graphs: Sequence[str] = (), dataset: bool = False) -> QueryResult:
     """Parse and start a query; with dataset, the given graphs replace the query's own dataset.
 
     Raises:
         BadQuery: a syntax error (with pyoxigraph's position) or an invalid graph IRI.
     """
-    options: dict[str, Any] = {"base_iri": base_iri, "prefixes": PREFIXES}
+    default: DefaultGraphs | None = None
+    named: NamedGraphs | None = None
     if dataset:
-        options["default_graph"] = [_graph_node(iri, "default-graph-uri") for iri in default_graphs]
-        options["named_graphs"] = [_graph_node(iri, "named-graph-uri") for iri in named_graphs]
+        default = [_graph_node(iri, "default-graph-uri") for iri in default_graphs]
+        named = [_graph_node(iri, "named-graph-uri") for iri in named_graphs]
     try:
-        return store.query(text, **options)
+        return store.query(text, base_iri=base_iri, prefixes=PREFIXES, default_graph=default, named_graphs=named)
     except SyntaxError as error:
         raise BadQuery(f"malformed query: {explain(text, str(error), PREFIXES)}") from None
 
@@ -232,39 +236,43 @@ def _graph_node(iri: str, param: str) -> ox.NamedNode:
         raise BadQuery(f"{param} {iri!r} is not an absolute IRI: {error}") from None
 
 
-def serialize_result(result: Any, fmt: Format, limits: Limits) -> bytes:
+def serialize_result(result: QueryResult, fmt: Format, limits: Limits) -> bytes:
     """Serialise a query result in fmt, enforcing the row/triple and time limits.
 
     Raises:
         RowsUncertain: a SELECT result may have more rows than the limit; serialize_counted on a fresh run of
             the query decides.
     """
-    if result_form(result) == SELECT and fmt in ROW_MARKS:
+    if isinstance(result, ox.QuerySolutions) and fmt in ROW_MARKS:
         sink = _RowBound(fmt, limits)
-        result.serialize(sink, format=fmt.ox)
+        result.serialize(sink.output(), format=fmt.ox)
         return sink.value()
     return serialize_counted(result, fmt, limits)
 
 
-def serialize_counted(result: Any, fmt: Format, limits: Limits) -> bytes:
+def serialize_counted(result: QueryResult, fmt: Format, limits: Limits) -> bytes:
     """Serialise a query result in fmt, counting its rows or triples exactly on the way (one per line)."""
-    form = result_form(result)
-    if form == ASK:
-        return bytes(result.serialize(format=fmt.ox))
-    if form == SELECT:
+    if isinstance(result, ox.QueryBoolean):
+        return _bytes(result.serialize(format=fmt.ox))
+    if isinstance(result, ox.QuerySolutions):
         counter = _Counter(limits.max_results + 1, limits, "rows")  # +1: the TSV header line
-        result.serialize(counter, format=ox.QueryResultsFormat.TSV)
+        result.serialize(counter.output(), format=ox.QueryResultsFormat.TSV)
         if fmt is Format.TSV:
             return counter.value()
         out = io.BytesIO()
         ox.parse_query_results(counter.value(), format=ox.QueryResultsFormat.TSV).serialize(out, format=fmt.ox)
         return out.getvalue()
     counter = _Counter(limits.max_results, limits, "triples")
-    result.serialize(counter, format=ox.RdfFormat.N_TRIPLES)
+    result.serialize(counter.output(), format=ox.RdfFormat.N_TRIPLES)
     lines = canonical_lines(counter.value())
     if fmt is Format.N_TRIPLES:
         return b"".join(lines)
     return serialize_rdf(ox.parse(b"".join(lines), format=ox.RdfFormat.N_TRIPLES), fmt)
+
+
+def _bytes(serialized: bytes | None) -> bytes:
+    """What a serialiser given no output returned (always bytes; None only when it wrote to an output)."""
+    return bytes(serialized or b"")
 
 
 def canonical_lines(ntriples: bytes) -> list[bytes]:
@@ -277,7 +285,8 @@ def canonical_lines(ntriples: bytes) -> list[bytes]:
     return sorted({f"{quad.triple} .\n".encode() for quad in dataset})
 
 
-def serialize_rdf(statements: Iterable[Any], fmt: Format, prefixes: Mapping[str, str] = PREFIXES) -> bytes:
+def serialize_rdf(statements: Iterable[ox.Triple] | Iterable[ox.Quad], fmt: Format,
+                  prefixes: Mapping[str, str] = PREFIXES) -> bytes:
     """Serialise pyoxigraph triples or quads in an RDF format, with prefixes where the format has them."""
     if not fmt.is_rdf:
         raise ValueError(f"{fmt.media_type} is not an RDF format")

@@ -14,7 +14,6 @@ import resource
 import sys
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
 
 import pyoxigraph as ox
 
@@ -28,7 +27,7 @@ MB = 1 << 20
 ADDRESS_SPACE_FACTOR = 2
 
 
-def open_store(path: str, in_memory: bool) -> Any:
+def open_store(path: str, in_memory: bool) -> ox.Store:
     """Open the built store version read-only, or copy it into memory (faster on aggregates)."""
     disk = ox.Store.read_only(str(Path(path).resolve()))
     if not in_memory:
@@ -54,7 +53,7 @@ def memory_error(memory_mb: int) -> QueryMemoryLimit:
                             "add a LIMIT, avoid ORDER BY or GROUP BY over large joins, or raise KG_QUERY_MEMORY_MB")
 
 
-def serve(conn: Connection, store: Any, memory_mb: int) -> None:
+def serve(conn: Connection, store: ox.Store, memory_mb: int) -> None:
     """Answer jobs from the socket until it closes."""
     while True:
         try:

@@ -12,22 +12,22 @@ from pathlib import Path
 
 from ..errors import Location, SourceError, SourceErrors
 from ..iris import slugify
-from ..model import Record
+from ..model import Origin, Record, RecordWarning
 from ..source_files import read_limited
-from . import bibtex, crossref, datacite, dblp, dblp_rdf, openalex, orcid, wikidata
+from . import bibtex, crossref, csl, datacite, dblp, dblp_rdf, openalex, orcid, ris, wikidata
 from .files import load_xml
 from .json_files import MAX_DUPLICATE_WARNINGS, duplicate_warning, read_json
 from .reading import RecordReader, Shape, record_of
 
 RECORD_SETTING = "KG_MAX_RECORD_BYTES"
-RECORD_SUFFIXES = (".json", ".xml", ".nt", ".ttl", ".rdf", ".bib")
-JSON_SHAPES: list[Shape] = [*crossref.SHAPES, *openalex.SHAPES, *orcid.JSON_SHAPES, *datacite.JSON_SHAPES,
+RECORD_SUFFIXES = (".json", ".xml", ".nt", ".ttl", ".rdf", ".bib", ".ris")
+JSON_SHAPES: list[Shape] = [*csl.SHAPES, *crossref.SHAPES, *openalex.SHAPES, *orcid.JSON_SHAPES, *datacite.JSON_SHAPES,
                              *wikidata.SHAPES]
 XML_SHAPES: list[Shape] = [*orcid.XML_SHAPES, *datacite.XML_SHAPES, *dblp.SHAPES]
-TEXT_SHAPES: list[Shape] = [*dblp_rdf.SHAPES, *bibtex.SHAPES]
+TEXT_SHAPES: list[Shape] = [*dblp_rdf.SHAPES, *bibtex.SHAPES, *ris.SHAPES]
 TRIPLE_START = re.compile(r"<[A-Za-z][\w+.-]*:[^\s<>\"]*>\s+<[A-Za-z][\w+.-]*:")  # N-Triples begins with <IRI> <IRI>
 FORMATS = ("ORCID v3.0 JSON or XML, dblp person XML or RDF (N-Triples, Turtle), Wikidata entity JSON, OpenAlex, "
-           "Crossref or DataCite JSON, DataCite kernel-4 XML and BibTeX")
+           "Crossref or DataCite JSON, DataCite kernel-4 XML, BibTeX, RIS and CSL-JSON")
 
 
 def _unknown(display: str, what: str) -> SourceError:
@@ -38,6 +38,14 @@ def _unknown(display: str, what: str) -> SourceError:
 
 def parse_record(data: bytes, display: str, name: str = "") -> Record:
     """Read one record file's bytes: detect its format from the content and map it to typed records."""
+    record, what = _parse(data, display, name)
+    if record is None:
+        raise _unknown(display, what)
+    return record
+
+
+def _parse(data: bytes, display: str, name: str) -> tuple[Record | None, str]:
+    """The record of a file's bytes, or None and what the content looked like when no reader recognises it."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -62,8 +70,8 @@ def parse_record(data: bytes, display: str, name: str = "") -> Record:
             people, works = read(document, reader)
             record = record_of(system, label, people, works, reader)
             return Record(record.system, record.format, record.people, record.works, record.warnings, record.origin,
-                          name, hashlib.sha256(data).hexdigest())
-    raise _unknown(display, what)
+                          name, hashlib.sha256(data).hexdigest()), what
+    return None, what
 
 
 def read_record(path: Path, display: str = "", name: str = "", max_bytes: int | None = None) -> Record:
@@ -75,12 +83,40 @@ def read_record(path: Path, display: str = "", name: str = "", max_bytes: int | 
     return parse_record(data, display or str(path), name)
 
 
+def _read_known(path: Path, display: str, name: str) -> Record | RecordWarning:
+    """A record file's record, or a warning naming it when no reader recognises its content."""
+    from ..config import Config
+
+    data = read_limited(path, Config.from_env().max_record_bytes, display, RECORD_SETTING)
+    record, what = _parse(data, display, name)
+    if record is None:
+        return RecordWarning(Origin(display, (), None), f"{what} is not a record shape kg knows, so the file is "
+                                                        f"not read; kg reads {FORMATS}; save the API's response "
+                                                        "unchanged, or move the file out of data/records/")
+    return record
+
+
 def record_files(folder: Path) -> list[Path]:
     """The record files under a folder and its sub-folders, sorted; hidden files and other suffixes are skipped."""
+    return [p for p in _visible(folder) if p.suffix.lower() in RECORD_SUFFIXES]
+
+
+def _visible(folder: Path) -> list[Path]:
+    """The files under a folder and its sub-folders that are not hidden (nor in hidden folders), sorted."""
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.rglob("*") if p.suffix.lower() in RECORD_SUFFIXES
+    return sorted(p for p in folder.rglob("*") if not p.is_dir()
                   and not any(part.startswith(".") for part in p.relative_to(folder).parts))
+
+
+def unread_files(root: Path, display_root: str = "") -> tuple[RecordWarning, ...]:
+    """A warning naming each file under root/records/ whose suffix no reader takes (a .md, a .pdf)."""
+    shown = display_root or str(root)
+    return tuple(RecordWarning(Origin(f"{shown}/{p.relative_to(root).as_posix()}", (), None),
+                               f"not read: kg reads record files named "
+                               f"{', '.join('*' + s for s in RECORD_SUFFIXES)} ({FORMATS}); rename it if it is one, "
+                               "or move it out of data/records/")
+                 for p in _visible(root / "records") if p.suffix.lower() not in RECORD_SUFFIXES)
 
 
 def record_slug(record: Record) -> str:
@@ -88,16 +124,22 @@ def record_slug(record: Record) -> str:
     return slugify(record.name.removeprefix("records/"), max_length=120)
 
 
-def read_records_dir(root: Path, display_root: str = "") -> tuple[Record, ...]:
-    """Every record under root/records/ (sorted); all files' errors are reported together."""
-    records, errors = [], []
+def read_records_dir(root: Path, display_root: str = "") -> tuple[tuple[Record, ...], tuple[RecordWarning, ...]]:
+    """Every record under root/records/ (sorted) and a warning per file no reader takes; errors reported together."""
+    records: list[Record] = []
+    skipped, errors = list(unread_files(root, display_root)), []
     shown = display_root or str(root)  # as the caller wrote it, like data/ files
     for path in record_files(root / "records"):
         relative = path.relative_to(root).as_posix()
         try:
-            records.append(read_record(path, f"{shown}/{relative}", relative))
+            found = _read_known(path, f"{shown}/{relative}", relative)
         except SourceError as error:
             errors.append(error)
+            continue
+        if isinstance(found, Record):
+            records.append(found)
+        else:
+            skipped.append(found)
     if errors:
         raise SourceErrors(errors)
-    return tuple(records)
+    return tuple(records), tuple(skipped)

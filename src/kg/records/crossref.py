@@ -54,11 +54,9 @@ def _author(author: dict[str, Any], path: tuple[str | int, ...], reader: RecordR
 
 
 def read_item(item: dict[str, Any], path: tuple[str | int, ...], reader: RecordReader) -> RecordWork | None:
-    """One Crossref work item; an item without a title is left out with a warning."""
+    """One Crossref work item; one without a title is kept (and quarantined)."""
     title = _first(item.get("title"))
-    if title is None:
-        reader.warn(reader.at(path + ("title",)), "a work without a title is left out")
-        return None
+    title = title or ""  # a work without a title fails the shapes and is quarantined (kg.pipeline.quarantine)
     subtitle = _first(item.get("subtitle"))
     if subtitle and not title.endswith(subtitle):
         title = f"{title}: {subtitle}"

@@ -108,11 +108,9 @@ def _json_year(attributes: dict[str, Any]) -> int | None:
 
 def read_attributes(attributes: dict[str, Any], fallback_id: Any, path: FieldPath,
                     reader: RecordReader) -> RecordWork | None:
-    """One DOI's attributes as a work; one without a title is left out with a warning."""
+    """One DOI's attributes as a work; one without a title is kept (and quarantined)."""
     title = _json_title(attributes.get("titles"))
-    if title is None:
-        reader.warn(reader.at(path + ("titles",)), "a DOI without a title is left out")
-        return None
+    title = title or ""  # a DOI without a title fails the shapes and is quarantined (kg.pipeline.quarantine)
     raw_doi = attributes.get("doi") or fallback_id
     ids = reader.identifiers([("doi", raw_doi, reader.at(path + ("doi",)))])
     listed, complete = reader.first_authors(attributes.get("creators"), reader.at(path + ("creators",)))

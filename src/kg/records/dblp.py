@@ -64,14 +64,11 @@ def _author(element: Element, reader: RecordReader) -> RecordAuthor | None:
 
 
 def read_entry(entry: Element, reader: RecordReader) -> RecordWork | None:
-    """One dblp record (<article>, <inproceedings>, ...); one without a title is left out with a warning."""
+    """One dblp record (<article>, <inproceedings>, ...); one without a title is kept (and quarantined)."""
     origin = reader.at(line=entry.line)
     title_element = entry.find("title")
     title = title_element.full_text() if title_element is not None else ""
     title = title[:-1] if title.endswith(".") and not title.endswith("..") else title
-    if not title:
-        reader.warn(origin, f"a dblp <{entry.name}> without a title is left out")
-        return None
     people, complete = reader.first_authors(entry.findall("author") or entry.findall("editor"), origin)
     authors = tuple(a for e in people if (a := _author(e, reader)))
     key = entry.attributes.get("key", "")

@@ -56,11 +56,9 @@ def _authorship(value: dict[str, Any], path: FieldPath, reader: RecordReader) ->
 
 
 def read_work(work: dict[str, Any], path: FieldPath, reader: RecordReader) -> RecordWork | None:
-    """One OpenAlex work; one without a title is left out with a warning."""
+    """One OpenAlex work; one without a title is kept (and quarantined)."""
     title = clean(work.get("title")) or clean(work.get("display_name"))
-    if title is None:
-        reader.warn(reader.at(path + ("title",)), "a work without a title is left out")
-        return None
+    title = title or ""  # a work without a title fails the shapes and is quarantined (kg.pipeline.quarantine)
     extra = obj(work.get("ids"))
     ids = reader.identifiers([
         ("doi", work.get("doi") or extra.get("doi"), reader.at(path + ("doi",))),

@@ -36,8 +36,10 @@ def _same_people(profiles: tuple[Profile, ...]) -> list[SourceError]:
         if first is not None:
             kind, key, other = first
             why = f"both are named {profile.name!r}" if kind == "name" else f"both give same_as {key}"
-            errors.append(SourceError(_place(profile.origin, "name" if kind == "name" else "same_as"), (
-                f"these two files describe the same person ({why}): {_line(other.origin, 'name')} and this file; "
+            here: tuple[str | int, ...] = ("name",) if kind == "name" else ("same_as", profile.same_as.index(key))
+            there: tuple[str | int, ...] = ("name",) if kind == "name" else ("same_as", other.same_as.index(key))
+            errors.append(SourceError(_place(profile.origin, *here), (
+                f"these two files describe the same person ({why}): {_line(other.origin, *there)} and this file; "
                 f"merge them into one profile (kg makes one node per person, so two files give it two of "
                 f"everything), or, if they are two people, tell them apart by name (a middle initial, say) and pin "
                 f"their authorships with {{name: <as written>, same_as: <profile id>}}")))

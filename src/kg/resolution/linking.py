@@ -166,14 +166,14 @@ class _Linker:
         position = {root: i for i, root in enumerate(groups)}
         by_title: dict[str, list[Key]] = defaultdict(list)
         for root, members in groups.items():
-            for title in sorted({normalize_name(self.work_titles[m][0]) for m in members}):
+            for title in sorted({normalize_name(self.work_titles[m][0]) for m in members} - {""}):
                 by_title[title].append(root)
         for root, members in groups.items():
             if any(m[0] == "pub" for m in members) or self.works.find(root) != root:
                 continue
             years = {self.work_titles[m][1] for m in members} - {None}
             dois = self._group_ids(members, "doi")
-            titles = {normalize_name(self.work_titles[m][0]) for m in members}
+            titles = {normalize_name(self.work_titles[m][0]) for m in members} - {""}  # untitled: no title merge
             candidates = []
             for other in sorted({o for t in titles for o in by_title[t] if self.works.find(o) != self.works.find(root)},
                                 key=position.__getitem__):
@@ -248,13 +248,14 @@ class _Linker:
     def _name_works(self) -> None:
         taken = set(self.resolution.work_slugs.values())
         for _, members in self.works.groups().items():
-            ordered = sorted(members, key=lambda m: (m[0] != "pub", self.out.rank(_source_of(m, self.records)),
+            ordered = sorted(members, key=lambda m: (m[0] != "pub", not self.work_titles[m][0],
+                                                     self.out.rank(_source_of(m, self.records)),
                                                      not self._complete(m), str(m)))
             curated = [m for m in members if m[0] == "pub"]
             if curated:
                 slug = str(curated[0][1])
             else:
-                slug = _free_slug(slugify(self.work_titles[ordered[0]][0], max_length=60), taken)
+                slug = _free_slug(slugify(self.work_titles[ordered[0]][0] or "untitled", max_length=60), taken)
             for member in members:
                 if member[0] == "work":
                     self.out.work_slugs[member] = slug
@@ -273,7 +274,7 @@ class _Linker:
 
     def _work_conflicts(self, slug: str, ordered: list[Key]) -> None:
         label = self.work_titles[ordered[0]][0]
-        titles = {m: self.work_titles[m][0] for m in ordered}
+        titles = {m: self.work_titles[m][0] for m in ordered if self.work_titles[m][0]}
         if len({normalize_name(t) for t in titles.values()}) > 1:
             self.out.conflicts.append(Conflict("work", slug, label, "title", self._values(ordered, dict(titles))))
         years = {m: self.work_titles[m][1] for m in ordered}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify
 
 from ..errors import StoreMissing
+from ..store import triple_counts
 from .floor.handle import get_store
 
 bp = Blueprint("health", __name__)
@@ -17,6 +18,5 @@ def health() -> tuple[Response, int]:
         store = get_store()
     except StoreMissing as error:
         return jsonify(status="unavailable", triples=0, built_at=None, message=str(error)), 503
-    counts = store.metadata.get("triples", {})
-    total = sum(int(n) for n in counts.values())
+    total = sum(triple_counts(store).values())
     return jsonify(status="ok", triples=total, built_at=store.metadata.get("built_at")), 200

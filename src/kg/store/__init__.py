@@ -3,25 +3,24 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..config import Config
 from .embedded import (
     METADATA_FILE,
     OPTIMIZE_KEY,
     Store,
     derive_version,
-    from_ox,
     fsync_tree,
     is_log_graph,
+    log_graph_names_of,
     log_graphs,
     rdflib_graph_of,
     store_versions,
-    to_ox,
     write_store,
 )
+from .protocol import GraphResult, GraphStore, Queryable, QueryResult, metadata_text, solutions, triple_counts
 
 
-def open_store(config: Any) -> Any:
+def open_store(config: Config) -> GraphStore:
     """The configured store: the remote one when KG_STORE_URL is set (kg.store.remote), else the embedded one."""
     if config.remote:
         from .remote import RemoteStore
@@ -30,5 +29,7 @@ def open_store(config: Any) -> Any:
     return Store.open(config.store)
 
 
-__all__ = ["METADATA_FILE", "OPTIMIZE_KEY", "Store", "derive_version", "from_ox", "fsync_tree", "is_log_graph",
-           "log_graphs", "open_store", "rdflib_graph_of", "store_versions", "to_ox", "write_store"]
+__all__ = ["METADATA_FILE", "OPTIMIZE_KEY", "GraphResult", "GraphStore", "QueryResult", "Queryable", "Store",
+           "derive_version", "fsync_tree", "is_log_graph", "log_graph_names_of", "log_graphs",
+           "metadata_text", "open_store", "rdflib_graph_of", "solutions", "store_versions", "triple_counts",
+           "write_store"]

@@ -15,52 +15,21 @@ import os
 import re
 import shutil
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pyoxigraph as ox
-from rdflib import BNode, Graph, Literal, URIRef
+from rdflib import Graph, URIRef
 
 from ..atomic_files import fsync_path, swap_symlink
 from ..errors import BuildError, StoreMissing
+from ..terms import OxGraphName, OxObject, OxSubject, from_ox, to_ox
+from .protocol import DefaultGraphs, GraphStore, NamedGraphs
 
 METADATA_FILE = "kg-build.json"
-XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 KEEP_VERSIONS = 2
 OPTIMIZE_KEY = "optimize_seconds"
-
-
-def to_ox(term: Any) -> Any:
-    """Convert an rdflib term to a pyoxigraph term (a pyoxigraph term is returned as it is)."""
-    if isinstance(term, (ox.NamedNode, ox.BlankNode, ox.Literal)):
-        return term
-    if isinstance(term, URIRef):
-        return ox.NamedNode(str(term))
-    if isinstance(term, BNode):
-        return ox.BlankNode(str(term))
-    if isinstance(term, Literal):
-        if term.language:
-            return ox.Literal(str(term), language=term.language)
-        if term.datatype:
-            return ox.Literal(str(term), datatype=ox.NamedNode(str(term.datatype)))
-        return ox.Literal(str(term))
-    raise TypeError(f"cannot convert {term!r}")
-
-
-def from_ox(term: Any) -> Any:
-    """Convert a pyoxigraph term to an rdflib term."""
-    if isinstance(term, ox.NamedNode):
-        return URIRef(term.value)
-    if isinstance(term, ox.BlankNode):
-        return BNode(term.value)
-    if isinstance(term, ox.Literal):
-        if term.language:
-            return Literal(term.value, lang=term.language)
-        if term.datatype.value == XSD_STRING:
-            return Literal(term.value)
-        return Literal(term.value, datatype=URIRef(term.datatype.value))
-    raise TypeError(f"cannot convert {term!r}")
 
 
 def graph_quads(graph_iri: URIRef, graph: Iterable[Any]) -> Iterator[ox.Quad]:
@@ -133,13 +102,17 @@ class Store:
         """What identifies this version of the data (for cache keys)."""
         return str(self.path) if self.path is not None else f"memory-{id(self)}"
 
-    def quads_for_pattern(self, subject: Any, predicate: Any, obj: Any, graph_name: Any = None) -> Iterator[ox.Quad]:
+    def quads_for_pattern(self, subject: OxSubject | None, predicate: ox.NamedNode | None, obj: OxObject | None,
+                          graph_name: OxGraphName | None = None) -> Iterator[ox.Quad]:
         """Quads matching a pattern (None matches anything; the default graph is the merge)."""
         return self.ox.quads_for_pattern(subject, predicate, obj, graph_name)
 
-    def query(self, sparql: str, **options: Any) -> Any:
-        """Run a SPARQL query (the default graph is the merge of all graphs)."""
-        return self.ox.query(sparql, **options)
+    def query(self, sparql: str, *, base_iri: str | None = None, prefixes: dict[str, str] | None = None,
+              default_graph: DefaultGraphs | None = None, named_graphs: NamedGraphs | None = None
+              ) -> ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples:
+        """Run a SPARQL query (the default graph is the merge of all graphs unless a dataset is given)."""
+        return self.ox.query(sparql, base_iri=base_iri, prefixes=prefixes, default_graph=default_graph,
+                             named_graphs=named_graphs)
 
     def graph_names(self) -> list[str]:
         """IRIs of the data's named graphs (not the builds' change records), sorted."""
@@ -172,7 +145,12 @@ class Store:
         return rdflib_graph_of(self.default_triples() if graph is None else (q.triple for q in self.quads(graph)))
 
 
-def rdflib_graph_of(triples: Iterable[Any]) -> Graph:
+def log_graph_names_of(store: GraphStore) -> list[str]:
+    """The builds' change-record graphs of a store, sorted: an embedded store keeps them, a remote one none."""
+    return store.log_graph_names() if isinstance(store, Store) else []
+
+
+def rdflib_graph_of(triples: Iterable[ox.Triple]) -> Graph:
     """pyoxigraph triples as an rdflib Graph."""
     result = Graph()
     for t in triples:
@@ -257,7 +235,7 @@ def fsync_tree(root: Path, skip_shared: bool = False) -> None:
         fsync_path(Path(folder))
 
 
-def derive_version(store_dir: Path, source: Path, apply: Any, metadata: dict[str, Any],
+def derive_version(store_dir: Path, source: Path, apply: Callable[[ox.Store], object], metadata: dict[str, Any],
                    files: dict[str, str] | None = None, keep_seconds: float = RECENT_SECONDS) -> Path:
     """Write ``STORE.v<N+1>`` as a checkpoint of the version ``source`` (hard links, not a rewrite) changed by
     ``apply(ox.Store)``, flush it to disk, then switch the store symlink to it in one rename. It is not compacted:

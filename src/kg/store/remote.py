@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any, overload
 
 import pyoxigraph as ox
 from rdflib import Graph
@@ -32,8 +32,10 @@ from ..config import Config
 from ..errors import BadQuery, QueryTimeout, RemoteStoreError, StoreMissing
 from ..iris import RemoteNames
 from ..sparql_text import GRAPH, keywords, query_form, tokens
-from .client import RemoteLocation, SparqlClient
+from ..terms import OxGraphName, OxObject, OxSubject
+from .client import RemoteLocation, Response, SparqlClient
 from .embedded import rdflib_graph_of
+from .protocol import DefaultGraphs, NamedGraphs, solutions
 
 MANIFEST_PROPERTY = "https://kg.example.org/ontology#buildManifest"
 STAGING_PROPERTY = "https://kg.example.org/ontology#stagingGraph"
@@ -61,11 +63,19 @@ class Skolem:
         self.prefix = names.genid
         self.marker = self.prefix.encode("utf-8")
 
-    def to_iri(self, term: Any) -> Any:
+    @overload
+    def to_iri(self, term: OxSubject) -> ox.NamedNode | ox.Triple: ...
+    @overload
+    def to_iri(self, term: OxObject) -> ox.NamedNode | ox.Literal | ox.Triple: ...
+    def to_iri(self, term: OxObject) -> OxObject:
         """A blank node as its skolem IRI; any other term unchanged."""
         return ox.NamedNode(self.prefix + term.value) if isinstance(term, ox.BlankNode) else term
 
-    def to_blank(self, term: Any) -> Any:
+    @overload
+    def to_blank(self, term: OxSubject) -> OxSubject: ...
+    @overload
+    def to_blank(self, term: OxObject) -> OxObject: ...
+    def to_blank(self, term: OxObject) -> OxObject:
         """A skolem IRI as its blank node; any other term unchanged."""
         if isinstance(term, ox.NamedNode) and term.value.startswith(self.prefix):
             return ox.BlankNode(term.value[len(self.prefix):])
@@ -117,7 +127,7 @@ def read_manifest(client: SparqlClient, names: RemoteNames) -> Manifest | None:
     a reader between the two sees both and takes the one with the higher sequence number.
     """
     query = f"SELECT ?m WHERE {{ GRAPH <{names.manifest}> {{ ?build <{MANIFEST_PROPERTY}> ?m }} }}"
-    rows = list(_solutions(client.query(query, accept="application/sparql-results+json")))
+    rows = list(solutions(_solutions(client.query(query, accept="application/sparql-results+json"))))
     found = []
     for row in rows:
         value = row["m"]
@@ -131,7 +141,7 @@ def read_manifest(client: SparqlClient, names: RemoteNames) -> Manifest | None:
     return max(found, key=lambda manifest: manifest.sequence, default=None)
 
 
-def _solutions(response: Any) -> Any:
+def _solutions(response: Response) -> ox.QuerySolutions | ox.QueryBoolean:
     """Parse a SELECT/ASK answer in whichever results format the engine chose."""
     fmt = RESULT_MEDIA.get(response.media_type)
     if fmt is None:
@@ -149,7 +159,7 @@ class RemoteTriples:
     def __iter__(self) -> Iterator[ox.Triple]:
         return iter(self.triples)
 
-    def serialize(self, output: Any = None, format: ox.RdfFormat = ox.RdfFormat.N_TRIPLES) -> bytes | None:
+    def serialize(self, output: IO[bytes] | None = None, format: ox.RdfFormat = ox.RdfFormat.N_TRIPLES) -> bytes | None:
         """Write the triples in an RDF format (to output, or return the bytes)."""
         return ox.serialize(self.triples, output, format=format)
 
@@ -203,12 +213,12 @@ class RemoteStore:
         return sorted(self.manifest.graphs)
 
     def query(self, sparql: str, *, base_iri: str | None = None, prefixes: dict[str, str] | None = None,
-              default_graph: Sequence[Any] | None = None, named_graphs: Sequence[Any] | None = None,
-              **_: Any) -> Any:
+              default_graph: DefaultGraphs | None = None, named_graphs: NamedGraphs | None = None
+              ) -> ox.QuerySolutions | ox.QueryBoolean | RemoteTriples:
         """Run a query remotely; the result behaves like pyoxigraph's (solutions, boolean or triples)."""
         text = _prologue(sparql, base_iri, prefixes or {}) + sparql
         if default_graph is not None or named_graphs is not None:
-            defaults = [g.value for g in default_graph or ()]
+            defaults = [self.merged if isinstance(g, ox.DefaultGraph) else g.value for g in default_graph or ()]
             named = [g.value for g in named_graphs or ()]
         elif "FROM" in keywords(sparql):
             defaults, named = [], []
@@ -234,13 +244,17 @@ class RemoteStore:
             return result
         return self._normalised(result)
 
-    def normal_term(self, term: Any) -> Any:
+    @overload
+    def normal_term(self, term: OxSubject) -> OxSubject: ...
+    @overload
+    def normal_term(self, term: OxObject) -> OxObject: ...
+    def normal_term(self, term: OxObject) -> OxObject:
         """A term read back from the engine as kg stored it: blank nodes for skolem IRIs, canonical booleans."""
         if isinstance(term, ox.Literal) and term.datatype == XSD_BOOLEAN and term.value in ("1", "0"):
             return ox.Literal("true" if term.value == "1" else "false", datatype=XSD_BOOLEAN)
         return self.skolem.to_blank(term)
 
-    def normal_triple(self, triple: Any) -> ox.Triple:
+    def normal_triple(self, triple: ox.Triple) -> ox.Triple:
         """A triple read back from the engine as kg stored it."""
         return ox.Triple(self.normal_term(triple.subject), triple.predicate, self.normal_term(triple.object))
 
@@ -255,7 +269,8 @@ class RemoteStore:
         assert isinstance(parsed, ox.QuerySolutions)  # a TSV document with a header holds solutions, never a boolean
         return parsed
 
-    def quads_for_pattern(self, subject: Any, predicate: Any, obj: Any, graph_name: Any = None) -> list[ox.Quad]:
+    def quads_for_pattern(self, subject: OxSubject | None, predicate: ox.NamedNode | None, obj: OxObject | None,
+                          graph_name: OxGraphName | None = None) -> list[ox.Quad]:
         """Quads matching a pattern; the default graph is the merge, None means every public graph and it."""
         targets: list[tuple[str, ox.NamedNode | ox.DefaultGraph]]
         if isinstance(graph_name, ox.DefaultGraph):
@@ -270,7 +285,8 @@ class RemoteStore:
                 found.append(ox.Quad(triple.subject, triple.predicate, triple.object, local_graph))
         return found
 
-    def _triples(self, subject: Any, predicate: Any, obj: Any, graph: str) -> list[ox.Triple]:
+    def _triples(self, subject: OxSubject | None, predicate: ox.NamedNode | None, obj: OxObject | None,
+                 graph: str) -> list[ox.Triple]:
         """Triples of one remote graph matching a pattern; a bound subject is fetched whole once and filtered
         here, since pages ask many questions about the same few subjects (one round trip instead of dozens)."""
         if subject is not None and (predicate is not None or obj is not None):
@@ -279,7 +295,8 @@ class RemoteStore:
                     and (obj is None or t.object == obj)]
         return self._fetch(subject, predicate, obj, graph)
 
-    def _fetch(self, subject: Any, predicate: Any, obj: Any, graph: str) -> list[ox.Triple]:
+    def _fetch(self, subject: OxSubject | None, predicate: ox.NamedNode | None, obj: OxObject | None,
+               graph: str) -> list[ox.Triple]:
         """Triples of one remote graph matching a pattern (small answers are cached for this version)."""
         terms = [None if t is None else str(self.skolem.to_iri(t)) for t in (subject, predicate, obj)]
         key = (graph, *(t or "" for t in terms))
@@ -326,14 +343,14 @@ def is_graph_query(text: str) -> bool:
     return query_form(text) == GRAPH
 
 
-def _check_complete(graph: str, got: int, expected: Any) -> None:
+def _check_complete(graph: str, got: int, expected: int | None) -> None:
     """Refuse a graph the engine returned in part (a result-row cap such as Virtuoso's ResultSetMaxRows)."""
     if expected is not None and got != int(expected):
         raise RemoteStoreError(f"the remote store returned {got} of the {expected} triples of <{graph}>; raise its "
                                "result limit (Virtuoso: ResultSetMaxRows in virtuoso.ini) above the largest graph")
 
 
-def _triples(response: Any) -> list[ox.Triple]:
+def _triples(response: Response) -> list[ox.Triple]:
     """Parse an RDF answer (N-Triples, Turtle, ...; unknown types are tried as Turtle)."""
     fmt = GRAPH_MEDIA.get(response.media_type, ox.RdfFormat.TURTLE)
     try:

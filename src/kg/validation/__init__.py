@@ -164,11 +164,13 @@ class ValidationReport:
         return self.graph.serialize(format="turtle")
 
     def as_json(self) -> dict[str, Any]:
-        """A JSON-ready dict: conforms (SHACL's), passes (no violation), the engine, counts and every result."""
+        """A JSON-ready dict: conforms (SHACL's), passes (no violation), the engine, counts, and the results by
+        severity (violations, warnings, infos), each list holding only its own severity."""
         return {"conforms": self.conforms, "passes": self.passes, "engine": self.engine,
                 "counts": {"violations": len(self.errors), "warnings": len(self.warnings),
                            "infos": len(self.infos)},
-                "violations": [asdict(v) for v in self.violations]}
+                "violations": [asdict(v) for v in self.errors], "warnings": [asdict(v) for v in self.warnings],
+                "infos": [asdict(v) for v in self.infos]}
 
 
 class _Locator:
@@ -221,6 +223,8 @@ def _context(path: tuple[str | int, ...]) -> str:
 
 def _field_parts(origin: Origin, path: str | None) -> tuple[str | int, ...]:
     """The field path of a result: the record's path, plus the key the property comes from when known."""
+    if not origin.path and not origin.lines:  # a downloaded record located by line (RIS, BibTeX, XML): no YAML key
+        return ()
     key = FIELD_KEYS.get(_context(origin.path), {}).get(path or "")
     return origin.path + ((key,) if key else ())
 

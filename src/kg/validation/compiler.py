@@ -22,7 +22,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS, SH
 from rdflib.term import Node
 
-from ..store import to_ox
+from ..terms import to_ox
 from .terms import TermMap, sparql_term
 from .values import Unsupported, datatype_ok, value_string
 

@@ -28,7 +28,33 @@ def rdf_term(term: ox.NamedNode | ox.BlankNode | ox.Literal) -> Node:
         term.value, datatype=URIRef(datatype), normalize=False)
 
 
-def read_rdf_file(path: Path) -> Graph:
+def rdf_files(path: Path) -> list[Path]:
+    """The RDF files a path names: the file itself, or a folder's files with an RDF extension (sorted, recursive).
+
+    Raises:
+        SourceError: a folder holds no RDF file.
+    """
+    if path.is_dir():
+        found = sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")
+                       and (fmt := Format.from_extension(p.suffix.lstrip(".").lower())) is not None and fmt.is_rdf)
+        if not found:
+            names = ", ".join(f".{f.extension}" for f in Format if f.is_rdf)
+            raise SourceError(Location(path), f"the folder holds no RDF file (none ends in {names})")
+        return found
+    return [path]  # read_rdf_file says what is wrong with a missing file or an unknown extension
+
+
+def read_rdf_paths(paths: list[Path]) -> Graph:
+    """Every triple of the RDF files the paths name (files, or folders of them), merged with their blank nodes kept
+    apart."""
+    graph = bind_prefixes(Graph())
+    for path in paths:
+        for file in rdf_files(path):
+            graph += read_rdf_file(file, rename_blank_nodes=len(paths) > 1 or path.is_dir())
+    return graph
+
+
+def read_rdf_file(path: Path, rename_blank_nodes: bool = False) -> Graph:
     """Every triple of an RDF file (the format from its extension; a dataset's graphs are merged).
 
     Raises:
@@ -45,7 +71,8 @@ def read_rdf_file(path: Path) -> Graph:
         raise SourceError(Location(path), f"cannot read the file: {error.strerror or error}") from None
     graph = bind_prefixes(Graph())
     try:
-        for quad in ox.parse(data, format=fmt.ox, base_iri=path.resolve().as_uri()):
+        for quad in ox.parse(data, format=fmt.ox, base_iri=path.resolve().as_uri(),
+                              rename_blank_nodes=rename_blank_nodes):
             graph.add((rdf_term(quad.subject), rdf_term(quad.predicate), rdf_term(quad.object)))
     except SyntaxError as error:
         kind = fmt.name.replace("_", "-")
@@ -53,4 +80,4 @@ def read_rdf_file(path: Path) -> Graph:
     return graph
 
 
-__all__ = ["rdf_term", "read_rdf_file"]
+__all__ = ["rdf_files", "rdf_term", "read_rdf_file", "read_rdf_paths"]

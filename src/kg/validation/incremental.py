@@ -29,7 +29,7 @@ from rdflib.term import Node
 
 from ..atomic_files import write_atomically
 from ..namespaces import bind_prefixes
-from ..store import from_ox, to_ox
+from ..terms import from_ox, to_ox
 from .core import core_results
 from .engine import Outcome, core_shapes, schema_of
 from .files import rdf_term

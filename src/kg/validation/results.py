@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rdflib import BNode, Graph, Literal, URIRef
-from rdflib.namespace import RDF, SH
+from rdflib.namespace import RDF, SH, XSD
 from rdflib.term import Node
 
 from .terms import OxTerm, TermMap
@@ -44,6 +44,9 @@ DEFAULT_MESSAGES = {
 }
 
 
+PLAIN_DATATYPES = {XSD.integer, XSD.decimal, XSD.double, XSD.nonNegativeInteger, XSD.string}
+
+
 @dataclass(frozen=True)
 class Hit:
     """One result before it is written: focus, value (or None), shape, parameter, and the path if not the shape's."""
@@ -66,8 +69,15 @@ def default_message(shapes: Graph, shape: Node, parameter: URIRef) -> Literal:
     template = DEFAULT_MESSAGES.get(parameter, "Value does not conform to the shape")
     name = str(parameter).rsplit("#", 1)[-1]
     argument = shapes.value(shape, parameter)
-    shown = argument.n3(shapes.namespace_manager) if isinstance(argument, (URIRef, Literal)) else "its argument"
-    return Literal(template.replace("{" + name + "}", shown))
+    if isinstance(argument, Literal) and (argument.datatype in PLAIN_DATATYPES or argument.datatype is None
+                                          and argument.language is None):
+        shown = str(argument)  # 1, not "1"^^xsd:integer; a pattern as written
+    elif isinstance(argument, (URIRef, Literal)):
+        shown = argument.n3(shapes.namespace_manager)
+    else:
+        shown = "its argument"
+    message = template.replace("{" + name + "}", shown)
+    return Literal(message.replace("1 values", "1 value") if shown == "1" else message)
 
 
 def write_results(hits: Iterable[Hit], shapes: Graph, graph: Graph, terms: TermMap) -> None:

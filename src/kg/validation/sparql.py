@@ -21,7 +21,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF, SH
 from rdflib.term import Node
 
-from ..store import from_ox
+from ..terms import from_ox
 
 FEW_FOCUS_NODES = 2_000  # below this many allowed focus nodes, a SPARQL target is asked per node
 TEMPLATE = re.compile(r"\{[?$]([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -120,7 +120,10 @@ def run_sparql_constraints(store: ox.Store, shapes: Graph, only: set[Any] | None
             results.add((node, RDF.type, SH.ValidationResult))
             results.add((node, SH.focusNode, focus))
             value = row["value"] if "value" in names and row["value"] is not None else None
-            results.add((node, SH.value, from_ox(value) if value is not None else focus))
+            if value is not None:
+                results.add((node, SH.value, from_ox(value)))
+            elif check.path is None:  # SHACL 5.3.2: an unbound ?value is the focus node for node shapes only
+                results.add((node, SH.value, focus))
             if check.path is not None:
                 results.add((node, SH.resultPath, check.path))
             for message in check.messages:

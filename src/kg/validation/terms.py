@@ -16,7 +16,7 @@ from rdflib import BNode, Literal
 from rdflib.namespace import XSD
 from rdflib.term import Node
 
-from ..store import from_ox, to_ox
+from ..terms import from_ox, to_ox
 from .values import Unsupported
 
 OxTerm = Any  # a pyoxigraph NamedNode, BlankNode or Literal

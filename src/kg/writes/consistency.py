@@ -5,13 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pyoxigraph as ox
-
 from ..config import Config
 from ..edits import GraphNames
 from ..iris import Minter
 from ..reasoning import infer
-from ..store import to_ox
+from ..terms import triple_to_ox
 from .snapshot import Snapshot, rdflib_graph
 
 
@@ -23,6 +21,6 @@ def inferred_matches(store_dir: Path, reasoner: str = "rules") -> tuple[set[Any]
     asserted = set().union(*(ts for g, ts in snapshot.named.items() if not names.managed(g)))
     ontology = rdflib_graph(snapshot.named.get(names.ontology, set()))
     inferred = infer(rdflib_graph(asserted), ontology, reasoner)
-    expected = {ox.Triple(to_ox(s), to_ox(p), to_ox(o)) for s, p, o in inferred}
+    expected = {triple_to_ox(s, p, o) for s, p, o in inferred}
     stored = snapshot.named.get(names.inferred, set())
     return expected - stored, stored - expected

@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyoxigraph as ox
 from rdflib import BNode, Graph, Literal
@@ -18,6 +18,9 @@ from ..iris import GraphNames
 from ..namespaces import bind_prefixes
 from ..store import Store, rdflib_graph_of
 from ..validation import ValidationReport, Violation, _message, _path_text, _value_text
+
+if TYPE_CHECKING:
+    from ..store.remote import RemoteStore
 
 Triple = ox.Triple
 Graphs = dict[str, set[Triple]]
@@ -40,7 +43,7 @@ class Snapshot:
         return cls(store.path or store_dir, store.metadata, named, default)
 
     @classmethod
-    def read_remote(cls, store: Any) -> Snapshot:
+    def read_remote(cls, store: RemoteStore) -> Snapshot:
         """Read the current build of a remote store (kg.store.remote.RemoteStore); its version stands in for a path."""
         named = {g: {q.triple for q in store.quads(g)} for g in store.graph_names()}
         return cls(Path(store.version), dict(store.metadata), named, set(store.default_triples()))

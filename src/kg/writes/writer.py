@@ -47,8 +47,9 @@ from ..errors import BadQuery, DiskFull, GraphNotFound, KgError, NetworkRefused,
 from ..iris import Minter
 from ..reasoning import infer
 from ..sparql_syntax import explain
-from ..store import derive_version, to_ox
+from ..store import derive_version
 from ..store.lock import write_lock
+from ..terms import triple_to_ox
 from ..turtle_files import load_turtle_dir
 from ..validation import validate_graph
 from .result import WriteResult
@@ -279,7 +280,7 @@ class Writer:
         introduced = introduced_report(report, before_keys)
         if not introduced.passes:
             raise WriteRejected(introduced)
-        inferred = {ox.Triple(to_ox(s), to_ox(p), to_ox(o)) for s, p, o in infer(data, ontology)}
+        inferred = {triple_to_ox(s, p, o) for s, p, o in infer(data, ontology)}
         clock.stage("reason")
         return sorted(violation_key(v) for v in report.violations), inferred
 

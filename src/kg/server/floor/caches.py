@@ -16,19 +16,20 @@ import hashlib
 import json
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from flask import Response, request
 from werkzeug.wrappers import Response as BaseResponse
 
 from ...formats import Format
 from ...query.cache import ResultCache
-from ...store import Store
+from ...store import GraphStore
 from .handle import handle
 
 CACHE_CONTROL = "public, no-cache"  # keep, but revalidate: the data changes with every build or write
 KEPT_HEADERS = ("Content-Type", "Link", "Content-Disposition")
 MAX_NAMES = 32  # values one version keeps (seven names are used)
+T = TypeVar("T")
 
 
 class VersionCache:
@@ -38,17 +39,17 @@ class VersionCache:
 
     def __init__(self) -> None:
         self.version: tuple[str, str] | None = None
-        self.values: dict[str, Any] = {}
+        self.values: dict[str, object] = {}
         self.lock = threading.Lock()
 
-    def get(self, store: Store, name: str, compute: Callable[[], Any]) -> Any:
-        """The cached value for this store version, computing it on first use."""
+    def get(self, store: GraphStore, name: str, compute: Callable[[], T]) -> T:
+        """The cached value for this store version, computing it on first use (a name always holds one type)."""
         version = (store.version, str(store.metadata.get("built_at")))
         with self.lock:
             if version != self.version:
                 self.version, self.values = version, {}
             if name in self.values:
-                return self.values[name]
+                return cast(T, self.values[name])
         value = compute()
         with self.lock:
             if version == self.version and len(self.values) < MAX_NAMES:

@@ -8,17 +8,18 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from flask import Flask, current_app
 
 from ...config import Config
-from ...errors import StoreMissing
+from ...errors import Saturated, StoreMissing
 from ...query.allocator import preload_library
 from ...query.cache import ResultCache
-from ...query.executor import PoolSettings, QueryJob, QueryPool, Saturated
+from ...query.executor import PoolSettings, QueryPool
 from ...query.results import answer
-from ...store import Store
+from ...query.wire import QueryJob
+from ...store import GraphStore, Store
 
 if TYPE_CHECKING:
     from ...store.remote import RemoteStore
@@ -31,7 +32,7 @@ REMOTE_REFRESH_SECONDS = 1.0
 STORE_RESOLVE_SECONDS = 1.0
 
 
-def data_version(store: Any) -> str:
+def data_version(store: GraphStore) -> str:
     """A short digest naming the store's data version (its version and build or write time)."""
     stamp = (store.version, str(store.metadata.get("built_at")), str(store.metadata.get("written_at")))
     return hashlib.sha256(json.dumps(stamp).encode("utf-8")).hexdigest()[:20]
@@ -54,14 +55,14 @@ class StoreHandle:
         self._remote_admission = threading.BoundedSemaphore(max(1, config.max_pending))
         self.cache: ResultCache[bytes] = ResultCache(config.cache_bytes, max(1, config.cache_bytes // 16))
         self.pages: ResultCache[bytes] = ResultCache(config.page_cache_bytes, max(1, config.page_cache_bytes // 8))
-        self._version: tuple[Any, str] | None = None  # (store object, its data_version)
+        self._version: tuple[GraphStore, str] | None = None  # (store object, its data_version)
 
     @property
     def fixed(self) -> bool:
         """Whether the app serves a store given in code (no store directory, so no writes)."""
         return self._fixed
 
-    def pool(self, store: Store) -> QueryPool | None:
+    def pool(self, store: GraphStore) -> QueryPool | None:
         """The worker pool for the current store version (replaced when a build swaps the store)."""
         if self.config.query_workers <= 0 or store.path is None:
             return None
@@ -96,7 +97,7 @@ class StoreHandle:
             self.cache.put(key, body)
         return body
 
-    def _remote_answer(self, store: Any, job: QueryJob) -> bytes:
+    def _remote_answer(self, store: GraphStore, job: QueryJob) -> bytes:
         """Forward a job to the remote store, admitting at most max_pending at once (503 beyond)."""
         if not self._remote_admission.acquire(blocking=False):
             raise Saturated("the endpoint is busy: too many queries are running; retry shortly")
@@ -115,7 +116,7 @@ class StoreHandle:
         self._version = (store, digest)
         return digest
 
-    def get(self) -> Any:
+    def get(self) -> GraphStore:
         """The current store (raises StoreMissing while none has been built)."""
         if self._fixed and self._store is not None:
             return self._store
@@ -140,13 +141,13 @@ class StoreHandle:
         self._checked = 0.0
         self._resolved = 0.0
 
-    def _remote(self) -> Any:
+    def _remote(self) -> RemoteStore:
         """The remote store, re-reading its manifest at most once a second to notice new builds."""
         from ...store.remote import RemoteStore, read_manifest
 
         now = time.monotonic()
         current = self._store
-        if current is not None and now - self._checked < REMOTE_REFRESH_SECONDS:
+        if isinstance(current, RemoteStore) and now - self._checked < REMOTE_REFRESH_SECONDS:
             return current
         with self._lock:
             if isinstance(current, RemoteStore):
@@ -174,7 +175,7 @@ def handle() -> StoreHandle:
     return found
 
 
-def get_store() -> Store:
+def get_store() -> GraphStore:
     """The current app's store."""
     return handle().get()
 

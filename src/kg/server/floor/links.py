@@ -71,7 +71,7 @@ def page_url(path: Any) -> str:
     hundreds of links, most to the same few hundred paths)."""
     if not isinstance(path, str) or not path:
         return url_for("pages.page", path=path)
-    prefix = g.get("page_url")
+    prefix: str | None = g.get("page_url")
     if prefix is None:
         prefix = g.page_url = url_for("pages.page", path="x")[:-1]
     return prefix + _quoted_path(path)

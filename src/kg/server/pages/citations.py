@@ -13,6 +13,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ...iris import ascii_folded
 from ...namespaces import BIBO_IRIS as B
+from ...namespaces import KG_IRIS as K
 from ...namespaces import SCHEMA_IRIS as S
 from ..floor.caches import versioned
 from ..floor.handle import get_config, get_store
@@ -54,7 +55,7 @@ def entry_fields(reader: Reader, record: dict[str, Any]) -> tuple[str, list[tupl
     names = [a["label"] for a in record["authors"]]
     if not record["complete"] or any(a["elided_before"] for a in record["authors"]):
         names.append("others")
-    fields = [("title", record["label"]), ("author", " and ".join(names))]
+    fields = [("title", record["label"])] + ([("author", " and ".join(names))] if names else [])  # a reference entry
     if record["year"]:
         fields.append(("year", str(record["year"])))
     venue = record["venue"]
@@ -74,10 +75,11 @@ def entry_fields(reader: Reader, record: dict[str, Any]) -> tuple[str, list[tupl
 
 def bibtex(reader: Reader, records: list[dict[str, Any]]) -> str:
     """The records as a BibTeX file."""
-    import bibtexparser  # the import costs the web workers memory only when someone asks for BibTeX
-    from bibtexparser import middlewares, model
+    from bibtexparser import middlewares, model  # the import costs the web workers memory only when asked for BibTeX
+    from bibtexparser.entrypoint import write_string
+    from bibtexparser.library import Library
 
-    library = bibtexparser.Library()
+    library = Library()
     taken: set[str] = set()
     for record in records:
         kind, fields = entry_fields(reader, record)
@@ -85,7 +87,7 @@ def bibtex(reader: Reader, records: list[dict[str, Any]]) -> str:
     library = middlewares.LatexEncodingMiddleware().transform(library)
     for entry in library.entries:
         entry["title"] = _braced(entry["title"])
-    return str(bibtexparser.write_string(library))
+    return str(write_string(library))
 
 
 @bp.route("/bib/<path:path>", methods=["GET"])
@@ -101,7 +103,7 @@ def citations(path: str) -> BaseResponse:
     node, types = ox.NamedNode(iri), reader.types(iri)
     if S.Person in types:
         records = publications(reader, node)
-    elif S.ScholarlyArticle in types or B.AcademicArticle in types:
+    elif S.ScholarlyArticle in types or B.AcademicArticle in types or K.UnattributedWork in types:
         records = [publication(reader, node)]
     else:
         raise NotFound(f"<{iri}> is neither a person nor a publication; /bib/ serves those two")

@@ -13,8 +13,9 @@ from rdflib.namespace import DCTERMS, RDFS, VOID, XSD
 from ...formats import Format
 from ...identifiers import IRI_PREFIXES, SCHEME_LABELS
 from ...iris import Minter, graph_kind
-from ...namespaces import ONTOLOGY_IRI, PREFIXES
-from ...store import Store
+from ...namespaces import PREFIXES
+from ...prefixes import ONTOLOGY_IRI
+from ...store import GraphStore, solutions
 from ..floor.caches import CACHE
 
 DUMPS = {"nq": Format.N_QUADS, "ttl": Format.TURTLE, "jsonld": Format.JSON_LD}
@@ -39,17 +40,17 @@ class Statistics:
     linksets: list[tuple[str, str, int]] = field(default_factory=list)
 
 
-def _count(store: Store, sparql: str) -> int:
-    row = next(iter(store.query(sparql)))
+def _count(store: GraphStore, sparql: str) -> int:
+    row = next(iter(solutions(store.query(sparql))))
     return int(row[0].value)
 
 
-def compute_statistics(store: Store, base: str) -> Statistics:
+def compute_statistics(store: GraphStore, base: str) -> Statistics:
     """Count triples, minted entities, classes (instances of each), properties and subjects of the merged graph."""
     space = Minter(base).id_space
     literal = str(ox.Literal(space))
-    classes = [(row[0].value, int(row[1].value)) for row in store.query(
-        "SELECT ?c (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a ?c } GROUP BY ?c ORDER BY DESC(?n) ?c")]
+    classes = [(row[0].value, int(row[1].value)) for row in solutions(store.query(
+        "SELECT ?c (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a ?c } GROUP BY ?c ORDER BY DESC(?n) ?c"))]
     graphs = [(name, store.triple_count(name)) for name in store.graph_names()]
     profiles = [name.rsplit("/", 1)[1] for name, _ in graphs if graph_kind(name) == "profile"]
     return Statistics(
@@ -63,7 +64,7 @@ def compute_statistics(store: Store, base: str) -> Statistics:
         linksets=_linksets(store, literal))
 
 
-def _linksets(store: Store, space: str) -> list[tuple[str, str, int]]:
+def _linksets(store: GraphStore, space: str) -> list[tuple[str, str, int]]:
     """(scheme, IRI prefix, links) for each outside system kg's nodes link to with schema:sameAs."""
     found = []
     for scheme, prefix in IRI_PREFIXES.items():
@@ -75,7 +76,7 @@ def _linksets(store: Store, space: str) -> list[tuple[str, str, int]]:
     return found
 
 
-def statistics(store: Store, base: str) -> Statistics:
+def statistics(store: GraphStore, base: str) -> Statistics:
     """The statistics of the current store version (computed once)."""
     return CACHE.get(store, "statistics", lambda: compute_statistics(store, base))
 

@@ -17,7 +17,7 @@ from flask import url_for
 from ...changes.diff import CLASS_KIND, KIND_CLASSES, KIND_ORDER, is_data_graph
 from ...iris import ascii_folded
 from ...namespaces import SCHEMA_IRIS as S
-from ...store import Store
+from ...store import GraphStore, solutions
 from ..floor.caches import CACHE
 from ..floor.links import PREFIX_BLOCK
 from .resources import RDF_TYPE, Reader
@@ -37,17 +37,18 @@ class Entities:
         return len(self.by_kind.get(kind, []))
 
 
-def _data_graphs(store: Store) -> list[str]:
+def _data_graphs(store: GraphStore) -> list[str]:
     return [g for g in store.graph_names() if is_data_graph(g)]
 
 
-def compute_entities(store: Store) -> Entities:
+def compute_entities(store: GraphStore) -> Entities:
     """Every node typed in a data graph with a class of an entity kind, under its first kind."""
     classes = " ".join(f"<{c}>" for c in CLASS_KIND)
     graphs = " ".join(f"<{g}>" for g in _data_graphs(store))
     kinds: dict[str, set[str]] = {}
-    for row in store.query(f"SELECT DISTINCT ?s ?c WHERE {{ VALUES ?g {{ {graphs} }} VALUES ?c {{ {classes} }} "
-                           f"GRAPH ?g {{ ?s <{RDF_TYPE}> ?c }} }}"):
+    sparql = (f"SELECT DISTINCT ?s ?c WHERE {{ VALUES ?g {{ {graphs} }} VALUES ?c {{ {classes} }} "
+              f"GRAPH ?g {{ ?s <{RDF_TYPE}> ?c }} }}")
+    for row in solutions(store.query(sparql)):
         kinds.setdefault(row[0].value, set()).add(CLASS_KIND[row[1].value])
     found: dict[str, list[str]] = {kind: [] for kind in KIND_ORDER}
     for iri, of in kinds.items():
@@ -55,13 +56,13 @@ def compute_entities(store: Store) -> Entities:
     return Entities({kind: sorted(iris) for kind, iris in found.items()})
 
 
-def entities(store: Store) -> Entities:
+def entities(store: GraphStore) -> Entities:
     """The entities of the current store version (computed once)."""
     found: Entities = CACHE.get(store, "entities", lambda: compute_entities(store))
     return found
 
 
-def kind_href(store: Store, kind: str) -> str:
+def kind_href(store: GraphStore, kind: str) -> str:
     """The query page listing the entities of a kind, counted as the build counts them."""
     classes = " ".join(f"<{c}>" for k, cs in KIND_CLASSES if k == kind for c in cs)
     graphs = " ".join(f"<{g}>" for g in _data_graphs(store))
@@ -92,12 +93,12 @@ def letter(key: str) -> str:
     return first if "A" <= first <= "Z" else "#"
 
 
-def _papers(store: Store) -> dict[str, int]:
-    return {row[0].value: int(row[1].value) for row in store.query(
-        f"SELECT ?p (COUNT(DISTINCT ?w) AS ?n) WHERE {{ ?w <{S.author}> ?p }} GROUP BY ?p")}
+def _papers(store: GraphStore) -> dict[str, int]:
+    return {row[0].value: int(row[1].value) for row in solutions(store.query(
+        f"SELECT ?p (COUNT(DISTINCT ?w) AS ?n) WHERE {{ ?w <{S.author}> ?p }} GROUP BY ?p"))}
 
 
-def people_directory(store: Store, r: Reader, profiles: list[str]) -> dict[str, Any]:
+def people_directory(store: GraphStore, r: Reader, profiles: list[str]) -> dict[str, Any]:
     """People with profiles, organisations with their people, and everyone A to Z, with counts."""
     found = entities(store)
     people = found.by_kind.get("person", [])
@@ -120,14 +121,15 @@ def people_directory(store: Store, r: Reader, profiles: list[str]) -> dict[str, 
             "organisations": organisations(store, r, found, {row["iri"]: row for row in rows})}
 
 
-def organisations(store: Store, r: Reader, found: Entities, people: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def organisations(store: GraphStore, r: Reader, found: Entities,
+                  people: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """Every organisation with the people tied to it directly or through a role (affiliation, work, study,
     membership)."""
     orgs = set(found.by_kind.get("organization", []))
     tied: dict[str, set[str]] = {org: set() for org in orgs}
     ties = ", ".join(f"<{t}>" for t in TIES)
-    for row in store.query(f"SELECT DISTINCT ?p ?o WHERE {{ {{ ?p ?t ?o }} UNION {{ ?p ?t ?role . ?role ?t ?o }} "
-                           f"FILTER(?t IN ({ties})) FILTER(isIRI(?o)) }}"):
+    for row in solutions(store.query(f"SELECT DISTINCT ?p ?o WHERE {{ {{ ?p ?t ?o }} UNION {{ ?p ?t ?role . "
+                                     f"?role ?t ?o }} FILTER(?t IN ({ties})) FILTER(isIRI(?o)) }}")):
         if row[1].value in orgs and row[0].value in people:
             tied[row[1].value].add(row[0].value)
     rows = []

@@ -18,9 +18,10 @@ from werkzeug.wrappers import Response as BaseResponse
 from ...exports import Selection, export, load_context
 from ...formats import Format
 from ...iris import graph_kind
-from ...namespaces import ONTOLOGY_IRI
 from ...negotiation import negotiate
+from ...prefixes import ONTOLOGY_IRI
 from ...query.results import serialize_rdf
+from ...store import metadata_text
 from ..floor.caches import CACHE, etag_for, mark, not_modified, per_host
 from ..floor.cors import add_cors_headers
 from ..floor.graphs import ox_triples
@@ -65,16 +66,20 @@ def void() -> BaseResponse:
     early = not_modified(tag, vary=True)
     if early is not None:
         return early
-    graph = void_graph(statistics(store, get_config().base), store.metadata.get("built_at"))
+    graph = void_graph(statistics(store, get_config().base), metadata_text(store, "built_at"))
     response = Response(serialize_rdf(ox_triples(graph), fmt, VOID_PREFIXES), content_type=fmt.content_type)
     return mark(response, tag, vary=True)
 
 
 @bp.route("/context.jsonld", methods=["GET"])
-def context() -> Response:
-    """The JSON-LD context used by the dumps and the JSON-LD documents."""
+def context() -> BaseResponse:
+    """The JSON-LD context used by the dumps and the JSON-LD documents (with an ETag, so clients revalidate)."""
+    tag = etag_for("context")
+    early = not_modified(tag, vary=False)
+    if early is not None:
+        return early
     body = json.dumps({"@context": load_context(get_config())}, indent=2, ensure_ascii=False) + "\n"
-    return Response(body, content_type=Format.JSON_LD.content_type)
+    return mark(Response(body, content_type=Format.JSON_LD.content_type), tag, vary=False)
 
 
 def ontology_terms(reader: Reader, graph: str) -> dict[str, Any]:

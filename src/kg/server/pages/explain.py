@@ -19,6 +19,7 @@ from ...namespaces import PREFIXES
 from ...reasoning.explain import EXPLAIN_LIMIT, explain
 from ...reasoning.explanation import source_files
 from ...reasoning.terms import compact_term, parse_triple
+from ...store import metadata_text
 from ..floor.errorpages import EXCERPT, excerpt
 from ..floor.handle import get_config, get_store
 from ..floor.links import path_for
@@ -68,7 +69,7 @@ def explain_route() -> Response:
     s, p, o = triple_arguments()
     fact = parse_triple(s, p, o, PREFIXES)
     store = get_store()
-    base = store.metadata.get("base") or get_config().base
+    base = metadata_text(store, "base") or get_config().base
     found = explain(store, fact, base, EXPLAIN_LIMIT)
     show, sources = functools.partial(compact_term, prefixes=PREFIXES), source_files(store.metadata, base)
     status = 404 if found.status == "not entailed" else 200

@@ -5,7 +5,6 @@ for one a build removed."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import pyoxigraph as ox
 from flask import redirect, request, url_for
@@ -13,7 +12,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ...changes.moves import read_moved
 from ...iris import Minter
-from ...store import Store
+from ...store import GraphStore, Store
 from ..floor.caches import CACHE
 from ..floor.errorpages import gone_response, not_found_response
 
@@ -42,7 +41,7 @@ class Moves:
         return None
 
 
-def moves_of(store: Any, base: str) -> Moves:
+def moves_of(store: GraphStore, base: str) -> Moves:
     """The moved graph of an embedded store version, read once per version (a remote store keeps none)."""
     if not isinstance(store, Store):
         return Moves({}, {})
@@ -56,7 +55,7 @@ def _read(store: Store, base: str) -> Moves:
     return Moves(replaced, {iri: when.value for iri, when in removed.items()})
 
 
-def missing(store: Any, base: str, path: str) -> BaseResponse:
+def missing(store: GraphStore, base: str, path: str) -> BaseResponse:
     """The answer for /id/, /page/ or /data/ of a path whose IRI the graph lacks: 301 to the same route for the IRI
     that replaced it (the rest of the route's path, such as ``.ttl``, and the query kept), 410 when a build removed
     it, else the 404 (styled for browsers, text or JSON otherwise)."""

@@ -24,7 +24,7 @@ from ...namespaces import BIBO_IRIS as B
 from ...namespaces import KG_IRIS as K
 from ...namespaces import PREFIXES
 from ...namespaces import SCHEMA_IRIS as S
-from ...store import Store
+from ...store import Store, solutions
 from .pictures import AGENT, AUTHORSHIP, NAMED, VENUE, WORK
 from .resources import DISPLAY_LABELS, INCOMING, LABEL_PROPERTIES, RDF_TYPE, Reader
 from .structured import EMBEDDED_TYPES
@@ -93,7 +93,7 @@ def run(reader: Reader, branches: list[Branch]) -> None:
         parts.append(f"{{ {body} BIND({number} AS ?k) }}")
         orders.append(order)
     sparql = "SELECT ?k ?s ?j ?p ?i ?o WHERE { " + " UNION ".join(parts) + " }"
-    for k, s, j, p, i, o in reader.store.query(sparql):
+    for k, s, j, p, i, o in solutions(reader.store.query(sparql)):
         prop = p.value if p is not None else table[int(i.value)] if i is not None else None
         number = int(k.value)
         branches[number].rows.append((orders[number][int(j.value)] if j is not None else s, prop, o))

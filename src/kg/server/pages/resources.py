@@ -24,7 +24,8 @@ from ...formats import Format
 from ...iris import Minter
 from ...namespaces import KG, PREFIXES, RDFS, SDO
 from ...query.results import serialize_rdf
-from ...store import Store, from_ox
+from ...store import GraphStore, Store, solutions
+from ...terms import OxObject, OxSubject, from_ox
 
 SCHEMA = str(SDO._NS)
 RDF_TYPE = PREFIXES["rdf"] + "type"
@@ -52,14 +53,14 @@ def compact(iri: str) -> str:
     return iri
 
 
-def _node(term: str | Any) -> Any:
+def _node(term: str | OxSubject) -> OxSubject:
     return ox.NamedNode(term) if isinstance(term, str) else term
 
 
-_INFERRED_GRAPHS: weakref.WeakKeyDictionary[Any, list[ox.NamedNode]] = weakref.WeakKeyDictionary()
+_INFERRED_GRAPHS: weakref.WeakKeyDictionary[GraphStore, list[ox.NamedNode]] = weakref.WeakKeyDictionary()
 
 
-def _sort_key(term: Any) -> tuple[str, str]:
+def _sort_key(term: OxObject) -> tuple[str, str]:
     return (type(term).__name__, str(term))
 
 
@@ -72,18 +73,18 @@ class Reader:
 
     Each look-up is made once per Reader (a page asks the same questions of a co-author many times)."""
 
-    def __init__(self, store: Store, base: str) -> None:
+    def __init__(self, store: GraphStore, base: str) -> None:
         self.store = store
         self.base = base.rstrip("/")
         self._minter = Minter(self.base)
         self._labels: dict[str, str] = {}
-        self._values: dict[tuple[Any, Any], list[Any]] = {}
-        self._incoming: dict[tuple[Any, str], list[Any]] = {}
-        self._inferred: dict[Any, set[ox.Triple]] = {}
-        self._inferred_values: dict[tuple[Any, str], set[Any]] = {}
-        self._triples: dict[Any, list[ox.Triple]] = {}
-        self._loaded: set[Any] = set()
-        self._covered: set[tuple[Any, tuple[str, ...]]] = set()  # (subject, props) whose values are all known
+        self._values: dict[tuple[OxSubject, str], list[OxObject]] = {}
+        self._incoming: dict[tuple[OxObject, str], list[OxSubject]] = {}
+        self._inferred: dict[OxSubject, set[ox.Triple]] = {}
+        self._inferred_values: dict[tuple[OxSubject, str], set[OxObject]] = {}
+        self._triples: dict[OxSubject, list[ox.Triple]] = {}
+        self._loaded: set[OxSubject] = set()
+        self._covered: set[tuple[OxSubject, tuple[str, ...]]] = set()  # (subject, props) whose values are all known
 
     @functools.cached_property
     def inferred_graphs(self) -> list[ox.NamedNode]:
@@ -124,7 +125,7 @@ class Reader:
         """Record every statement about a subject (from a prefetch query), so that triples() and values() ask
         nothing."""
         found = self._triples[subject] = _sorted_triples(set(triples))
-        grouped: dict[str, list[Any]] = {}
+        grouped: dict[str, list[OxObject]] = {}
         for t in found:
             grouped.setdefault(t.predicate.value, []).append(t.object)
         for prop, objects in grouped.items():
@@ -167,7 +168,7 @@ class Reader:
                                and not all(self.knows(s, p) for p in named))}, key=str)
         for start in range(0, len(pending), LOAD_BATCH):
             batch = pending[start:start + LOAD_BATCH]
-            found: dict[tuple[Any, Any], list[Any]] = {}
+            found: dict[tuple[OxSubject, str], list[OxObject]] = {}
             values = " ".join(str(s) for s in batch)
             if props is None:
                 sparql = f"SELECT ?s ?p ?o WHERE {{ VALUES ?s {{ {values} }} ?s ?p ?o }}"
@@ -175,7 +176,7 @@ class Reader:
                 found = {(s, p): [] for s in batch for p in props}
                 listed = ", ".join(f"<{p}>" for p in props)  # (a VALUES block for ?p made the store scan everything)
                 sparql = f"SELECT ?s ?p ?o WHERE {{ VALUES ?s {{ {values} }} ?s ?p ?o FILTER(?p IN ({listed})) }}"
-            for row in self.store.query(sparql):
+            for row in solutions(self.store.query(sparql)):
                 found.setdefault((row[0], row[1].value), []).append(row[2])
             for key, objects in found.items():
                 self._values[key] = sorted(objects, key=_sort_key)
@@ -283,9 +284,9 @@ def describe(reader: Reader, iri: str) -> Description:
     labels of the IRIs on either side."""
     root = ox.NamedNode(iri)
     description = Description(iri)
-    pending: list[Any] = [root]
-    seen: set[Any] = {root}
-    neighbours: list[Any] = []
+    pending: list[OxSubject] = [root]
+    seen: set[OxSubject] = {root}
+    neighbours: list[OxSubject] = []
     while pending:
         subject = pending.pop(0)
         for triple in reader.triples(subject):
@@ -340,8 +341,8 @@ def statement_rows(reader: Reader, description: Description) -> list[dict[str, A
     return rows
 
 
-def minted_iris(store: Store, base: str) -> Iterable[str]:
+def minted_iris(store: GraphStore, base: str) -> Iterable[str]:
     """Every minted IRI that occurs as a subject in the store, sorted."""
     prefix = f"{base.rstrip('/')}/id/"
-    subjects: set[Any] = {q.subject for q in store.quads_for_pattern(None, None, None, ox.DefaultGraph())}
+    subjects: set[OxSubject] = {q.subject for q in store.quads_for_pattern(None, None, None, ox.DefaultGraph())}
     return sorted(s.value for s in subjects if isinstance(s, ox.NamedNode) and s.value.startswith(prefix))

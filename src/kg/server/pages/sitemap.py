@@ -7,7 +7,6 @@ and host filled in per request; ETags per version and host."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 from xml.sax.saxutils import escape
 
 from flask import Blueprint, Response, request
@@ -18,6 +17,7 @@ from ...changes import BuildChanges
 from ...changes.diff import KIND_CLASSES
 from ...changes.rdf import read_log
 from ...iris import Minter
+from ...store import GraphStore, solutions
 from ..floor.caches import CACHE, etag_for, mark, not_modified, per_host
 from ..floor.handle import get_config, get_store, handle
 from ..floor.links import page_url
@@ -31,11 +31,11 @@ HOST = "\0"  # where the request's scheme and host go in a rendered sitemap
 CLASSES = " ".join(f"<{c}>" for _, classes in KIND_CLASSES for c in classes)
 
 
-def page_paths(store: Any, base: str) -> list[tuple[str, str | None]]:
+def page_paths(store: GraphStore, base: str) -> list[tuple[str, str | None]]:
     """The /id/ path of every entity that has a page, sorted, with when it last changed (None: not known)."""
     minter = Minter(base)
-    rows = store.query(f"SELECT DISTINCT ?s WHERE {{ VALUES ?t {{ {CLASSES} }} ?s a ?t "
-                       f"FILTER(STRSTARTS(STR(?s), \"{minter.id_space}\")) }}")
+    rows = solutions(store.query(f"SELECT DISTINCT ?s WHERE {{ VALUES ?t {{ {CLASSES} }} ?s a ?t "
+                                 f"FILTER(STRSTARTS(STR(?s), \"{minter.id_space}\")) }}"))
     changed, since = last_changes(read_log(store))
     return sorted((path, changed.get(row[0].value, since)) for row in rows if (path := minter.path_of(row[0].value)))
 

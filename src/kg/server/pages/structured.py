@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyoxigraph as ox
 
+from ...namespaces import KG_IRIS as K
 from ...namespaces import SDO
 from .resources import RDF_TYPE, SCHEMA, XSD, Description
 
@@ -20,7 +21,7 @@ NUMBER_TYPES = frozenset(XSD + t for t in ("integer", "decimal", "double", "floa
                                            "nonNegativeInteger", "positiveInteger"))
 
 
-def _json_literal(term: Any) -> Any:
+def _json_literal(term: ox.Literal) -> str | int | float | bool | dict[str, str]:
     """A literal as structured-data consumers read it: text, dates as plain strings, numbers and booleans as JSON."""
     if term.language:
         return {"@value": term.value, "@language": term.language}
@@ -61,10 +62,23 @@ def _schema_node(reader: Reader, node: Any, triples: Iterable[ox.Triple], nested
         else:
             continue
         grouped.setdefault(prop[len(SCHEMA):], []).append(value)
+    if len(grouped.get("author", ())) > 1:  # consumers read the array's order as the author order
+        ranks = _author_ranks(reader, node)
+        grouped["author"].sort(key=lambda value: ranks.get(value.get("@id", ""), len(ranks) + 1))
     for term_name in sorted(grouped):
         values = grouped[term_name]
         document[term_name] = values[0] if len(values) == 1 else values
     return document
+
+
+def _author_ranks(reader: Reader, work: Any) -> dict[str, int]:
+    """Each author's place in a work's author list (kg:authorship rank), by the author's IRI."""
+    ranks: dict[str, int] = {}
+    for authorship in reader.values(work, K.authorship):
+        agent, rank = reader.first(authorship, K.agent), reader.text(authorship, K.rank)
+        if isinstance(agent, ox.NamedNode) and rank is not None and rank.isdigit():
+            ranks.setdefault(agent.value, int(rank))
+    return ranks
 
 
 def schema_jsonld(reader: Reader, description: Description) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from ...namespaces import BIBO_IRIS as B
 from ...namespaces import FOAF_IRIS as F
 from ...namespaces import PREFIXES
 from ...namespaces import SCHEMA_IRIS as S
-from ...store import Store
+from ...store import Store, solutions
 from ..floor.links import linkable
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def load_links(reader: Reader, owners: Iterable[Any]) -> None:
     listed = ", ".join(f"<{p}>" for p in LINK_PROPS)
     sparql = (f"SELECT ?o ?l ?p ?v WHERE {{ VALUES ?o {{ {' '.join(str(o) for o in named)} }} ?o <{SEE_ALSO}> ?l "
               f"OPTIONAL {{ ?l ?p ?v FILTER(?p IN ({listed})) }} }}")
-    for row in reader.store.query(sparql):
+    for row in solutions(reader.store.query(sparql)):
         owner, node, prop, value = row[0], row[1], row[2], row[3]
         if node not in found[(owner, SEE_ALSO)]:
             found[(owner, SEE_ALSO)].append(node)
@@ -121,7 +121,8 @@ def best_url(links: list[dict[str, Any]]) -> str | None:
     """The address a citation gives for a work: its paper or PDF link, else its first link with an address."""
     addressed = [link for link in links if link["url"] and linkable(link["url"])]
     preferred = [link for link in addressed if link["label"].casefold() in ("pdf", "paper")]
-    return (preferred or addressed or [{"url": None}])[0]["url"]
+    chosen = preferred or addressed
+    return str(chosen[0]["url"]) if chosen else None
 
 
 __all__ = ["best_url", "doi", "labelled_links", "links_out", "load_links", "orcid", "scheme_label"]

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from ...config import Config
 from ...formats import Format
-from ...query.executor import QueryJob
 from ...query.results import formats_for
+from ...query.wire import QueryJob
 from ...sparql_text import check_query, query_form, volatile
 from ..floor.caches import QUERY_FORMS
 from .operation import Operation

@@ -18,8 +18,9 @@ from ...errors import BadQuery, KgError
 from ...exports import compact_jsonld, load_context
 from ...formats import GRAPH_FORMATS, Format
 from ...negotiation import negotiate
-from ...query.executor import QueryJob
 from ...query.results import serialize_rdf
+from ...query.wire import QueryJob
+from ...store import triple_counts
 from ..floor.caches import mark, not_modified
 from ..floor.cors import add_cors_headers
 from ..floor.graphs import ox_triples
@@ -136,6 +137,6 @@ def describe(operation: Operation) -> Response:
     if fmt is Format.HTML:
         return negotiated(query_page(endpoint_url()), fmt)
     store = get_store()
-    graph = service_description(endpoint_url(), store.metadata.get("triples", {}), get_config().max_results)
+    graph = service_description(endpoint_url(), triple_counts(store), get_config().max_results)
     return negotiated(serialize_rdf(ox_triples(graph), fmt, SD_PREFIXES), fmt)
 

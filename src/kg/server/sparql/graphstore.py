@@ -36,6 +36,7 @@ from ...formats import GRAPH_FORMATS, Format
 from ...iris import GraphNames, Minter
 from ...negotiation import negotiate
 from ...query.results import serialize_rdf
+from ...store import log_graph_names_of
 from ..floor.cors import add_cors_headers
 from ..floor.handle import get_config, get_store
 from .bodies import check_body
@@ -112,7 +113,7 @@ def read(iri: str | None) -> Response:
         graph = default_graph()
         found = store.quads(graph) if graph in store.graph_names() else iter(())
         statements = (ox.Quad(q.subject, q.predicate, q.object) for q in found)
-    elif iri not in store.graph_names() and iri not in getattr(store, "log_graph_names", list)():
+    elif iri not in store.graph_names() and iri not in log_graph_names_of(store):
         raise NotFound(f"no graph named <{iri}> in the store")
     else:
         statements = store.quads(iri)

@@ -15,6 +15,7 @@ from flask import render_template, url_for
 
 from ...formats import GRAPH_FORMATS, RESULTS_FORMATS, Format
 from ...iris import Minter
+from ...namespaces import PREFIXES
 from ..floor.handle import get_config
 from ..floor.links import FORMAT_LABELS, PREFIX_BLOCK, path_for
 
@@ -142,7 +143,7 @@ def render_query_page(endpoint: str, query_text: str | None = None, *, table: di
                            truncated=truncated, more_label=FORMAT_LABELS[more],
                            more_href=url_for("sparql.endpoint") + "?" + urlencode({"query": text,
                                                                                    "format": more.aliases[0]}),
-                           page_root=url_for("pages.page", path="x")[:-1])
+                           page_root=url_for("pages.page", path="x")[:-1], predeclared=sorted(PREFIXES.items()))
 
 
 def render_results_html(query_text: str, results_json: bytes | str | dict[str, Any] | None = None, *,

@@ -143,7 +143,6 @@ class KG(DefinedNamespace):
     possibleSameAs: URIRef
     venueAsWritten: URIRef
     note: URIRef
-    linkLabel: URIRef
     valueAsWritten: URIRef
     durationAsWritten: URIRef
     advisorLabel: URIRef

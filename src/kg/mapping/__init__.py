@@ -16,7 +16,7 @@ from ..resolution import Linking, Resolution, resolve
 from ..resolution import link as link_records
 from .records import RecordMapper, record_provenance
 from .reference import reference_graph
-from .works import person_node, publication_triples, year_literal
+from .works import link_triples, person_node, publication_triples, year_literal
 
 METRIC_LABELS = {"citations": "Citations", "publications": "Publications", "h-index": "h-index"}
 
@@ -112,10 +112,7 @@ class ProfileMapper:
             self.add(person, SDO.sameAs, URIRef(iri))
         for area in p.research_areas:
             self.add(person, SDO.knowsAbout, Literal(area))
-        for link in p.links:
-            self.add(person, KG.linkLabel, Literal(link.label))
-            if link.url:
-                self.add(person, SDO.sameAs, URIRef(link.url))
+        link_triples(self.graph, person, p.links)
 
     def project(self, name: str, status: str, origin: Origin) -> None:
         """A project node and the person's involvement."""

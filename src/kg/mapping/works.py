@@ -2,18 +2,33 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterable
+
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS
 
 from ..iris import Minter
-from ..model import Origin, Publication
-from ..namespaces import BIBO, BIBO_STATUS, KG, RDF, SDO, XSD
+from ..model import Link, Origin, Publication
+from ..namespaces import BIBO, BIBO_STATUS, KG, RDF, RDFS, SDO, XSD
 from ..resolution import Resolution
 
 
 def year_literal(year: int) -> Literal:
     """An xsd:gYear literal."""
     return Literal(f"{year:04d}", datatype=XSD.gYear)
+
+
+def link_triples(graph: Graph, owner: URIRef, links: Iterable[Link]) -> None:
+    """Each link as one rdfs:seeAlso node, a schema:WebPage holding its label (schema:name) and address (schema:url)."""
+    for link in links:
+        key = hashlib.sha256(f"{owner}\n{link.label}\n{link.url or ''}".encode()).hexdigest()[:16]
+        node = BNode(f"link-{key}")
+        graph.add((owner, RDFS.seeAlso, node))
+        graph.add((node, RDF.type, SDO.WebPage))
+        graph.add((node, SDO.name, Literal(link.label)))
+        if link.url:
+            graph.add((node, SDO.url, URIRef(link.url)))
 
 
 def person_node(graph: Graph, minter: Minter, resolution: Resolution, name: str) -> URIRef:
@@ -94,10 +109,12 @@ def publication_triples(graph: Graph, minter: Minter, resolution: Resolution, pu
         graph.add((work, SDO.award, Literal(award)))
     for note in pub.notes:
         graph.add((work, KG.note, Literal(note)))
-    for link in pub.links:
-        graph.add((work, KG.linkLabel, Literal(link.label)))
-        if link.url:
-            graph.add((work, SDO.url, URIRef(link.url)))
+    link_triples(graph, work, pub.links)
+    doi_iri = minter.external("doi", pub.doi) if pub.doi else None
+    if pub.doi:
+        graph.add((work, BIBO.doi, Literal(pub.doi)))
+    for iri in ([doi_iri] if doi_iri else []) + [URIRef(i) for i in pub.same_as]:
+        graph.add((work, SDO.sameAs, iri))
     _venue_link(graph, minter, resolution, work, pub, origins)
     _authors(graph, minter, resolution, work, slug, pub, origins)
     return work

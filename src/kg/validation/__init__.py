@@ -28,7 +28,7 @@ FIELD_KEYS: dict[str, dict[str, str]] = {
         "schema:alternateName": "other_names", "schema:jobTitle": "title", "schema:description": "summary",
         "schema:email": "email", "foaf:mbox": "email", "schema:url": "homepage", "foaf:homepage": "homepage",
         "schema:affiliation": "affiliation", "schema:sameAs": "same_as", "schema:knowsAbout": "research_areas",
-        "kg:linkLabel": "links", "foaf:currentProject": "projects", "foaf:pastProject": "projects",
+        "rdfs:seeAlso": "links", "foaf:currentProject": "projects", "foaf:pastProject": "projects",
         "schema:additionalProperty": "metrics", "schema:hasCredential": "education",
         "schema:worksFor": "experience", "schema:alumniOf": "education", "kg:advisor": "education",
         "kg:workedWith": "education",
@@ -43,7 +43,7 @@ FIELD_KEYS: dict[str, dict[str, str]] = {
         "kg:authorListComplete": "authors", "bibo:presentedAt": "venue", "schema:isPartOf": "venue",
         "bibo:presentedAt|schema:isPartOf": "venue", "kg:venueAsWritten": "venue_as_written",
         "schema:creativeWorkStatus": "status", "bibo:status": "status", "schema:award": "awards",
-        "kg:note": "notes", "schema:url": "links", "kg:linkLabel": "links",
+        "kg:note": "notes", "rdfs:seeAlso": "links", "bibo:doi": "doi", "schema:sameAs": "same_as",
     },
     "experience": {
         "schema:roleName": "role", "schema:startDate": "start", "schema:endDate": "end",

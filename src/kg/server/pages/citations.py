@@ -17,7 +17,8 @@ from ...namespaces import KG_IRIS as K
 from ...namespaces import SCHEMA_IRIS as S
 from ..floor.caches import versioned
 from ..floor.handle import get_config, get_store
-from ..floor.links import iri_for, linkable
+from ..floor.links import iri_for
+from .entries import entry_kind
 from .moved import missing
 from .pictures import publication, publications
 from .prefetch import prefetch
@@ -59,17 +60,14 @@ def entry_fields(reader: Reader, record: dict[str, Any]) -> tuple[str, list[tupl
         fields.append(("year", str(record["year"])))
     venue = record["venue"]
     preprint = record["status"].casefold() == "preprint"
-    kind = "misc" if preprint or venue is None else "inproceedings" if venue["edition"] else "article"
+    kind = entry_kind(record)
     if venue is not None:
         fields.append(({"misc": "howpublished", "inproceedings": "booktitle", "article": "journal"}[kind],
                        venue["label"]))
-    work = ox.NamedNode(record["iri"])
-    doi = reader.text(work, B.doi)
-    if doi:
-        fields.append(("doi", doi))
-    url = next((v.value for v in reader.values(work, S.url) if linkable(v.value)), None)
-    if url:
-        fields.append(("url", url))
+    if record.get("doi"):
+        fields.append(("doi", record["doi"]["value"]))
+    if record.get("url"):
+        fields.append(("url", record["url"]))
     if preprint:
         fields.append(("note", "Preprint"))
     return kind, fields

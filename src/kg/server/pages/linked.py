@@ -18,7 +18,6 @@ from ...errors import NotAcceptable
 from ...exports import load_context
 from ...formats import Format
 from ...namespaces import BIBO_IRIS as B
-from ...namespaces import FOAF_IRIS as F
 from ...namespaces import KG_IRIS as K
 from ...namespaces import SCHEMA_IRIS as S
 from ...negotiation import negotiate
@@ -27,18 +26,18 @@ from ..floor.cors import add_cors_headers
 from ..floor.handle import get_config, get_store, handle
 from ..floor.links import FORMAT_LABELS, instances_href, iri_for, linkable, page_url
 from .dataset import dataset_jsonld, statistics
+from .directory import entities, kind_href, people_directory
 from .moved import missing
-from .organizations import by_years, links, organization_view, role_row
-from .pictures import pictures, publication, publications
+from .organizations import organization_view
+from .pictures import publication
 from .prefetch import prefetch
 from .resources import BIBTEX_TYPE, PAGE_FORMATS, TWIN_FORMATS, Reader, compact, describe, statement_rows, twin
 from .search import render_search
 from .structured import schema_jsonld
+from .views import base_view, organization_kind, person_view, work_view
 
 bp = Blueprint("pages", __name__)
 RDF_DOCUMENTS = frozenset({"pages.dereference", "pages.data"})
-RDF_PREDICATE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#predicate"
-RDF_VALUE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#value"
 CITABLE = frozenset({"person.html", "work.html"})  # pages with a BibTeX twin (kg.server.pages.citations)
 _DEFAULT = ox.DefaultGraph()
 
@@ -175,101 +174,6 @@ def page(path: str) -> BaseResponse:
     return html(body, alternates)
 
 
-
-
-def base_view(r: Reader, node: Any) -> dict[str, Any]:
-    """What every page shows: name, other names, types."""
-    return {"name": r.label(node), "other_names": other_names(r.label(node), r.values(node, S.alternateName)),
-            "types": sorted(compact(t) for t in r.types(node)), "same_as": [
-                v.value for prop in (S.sameAs, S.url, F.homepage) for v in r.values(node, prop)]}
-
-
-def other_names(name: str, values: list[Any]) -> list[dict[str, Any]]:
-    """The alternate names worth showing: a case variant of the name or of an earlier one is not another name."""
-    seen, shown = {name.casefold()}, []
-    for value in values:
-        if value.value.casefold() not in seen:
-            seen.add(value.value.casefold())
-            shown.append({"value": value.value, "lang": value.language})
-    return shown
-
-
-def person_view(r: Reader, person: Any) -> dict[str, Any]:
-    """Names, title, positions, education with advisors, advisees, projects, metrics, publications, pictures."""
-    view = base_view(r, person)
-    typed = {role: r.types(role) for prop in (S.worksFor, S.alumniOf, S.memberOf)
-             for role in r.values(person, prop)}
-    employments = [role_row(r, role, S.worksFor) for role in r.values(person, S.worksFor)
-                   if S.EmployeeRole in typed[role]]
-    education = []
-    for role in r.values(person, S.alumniOf):
-        if S.OrganizationRole not in typed[role]:
-            continue
-        row = role_row(r, role, S.alumniOf)
-        row["partners"] = links(r, role, K.programPartner)
-        row["advisor_label"] = r.text(role, K.advisorLabel)
-        row["credentials"] = [{"name": r.text(c, S.name), "path": r.href(c), "level": r.text(c, S.educationalLevel)}
-                              for c in r.values(person, S.hasCredential) if c.value.startswith(role.value + "/")]
-        row["completed"] = bool(row["credentials"])
-        if row["completed"]:  # a degree received: "Ph.D.", not "Ph.D. student"
-            row["role"] = row["credentials"][0]["level"] or row["credentials"][0]["name"] or row["role"]
-        education.append(row)
-    advisors = links(r, person, K.advisor)
-    for advisor in advisors:
-        advisor["honorific"] = r.text(advisor["iri"], S.honorificPrefix)
-        advisor["affiliations"] = links(r, ox.NamedNode(advisor["iri"]), S.affiliation)
-    labelled = [row for row in education if row["advisor_label"]]
-    for row in labelled[:1]:
-        row["advisors"] = advisors
-    records = publications(r, person)
-    network, line = pictures(r, person, records)
-    view.update({
-        "given": r.text(person, S.givenName), "family": r.text(person, S.familyName),
-        "honorific": r.text(person, S.honorificPrefix), "title": r.text(person, S.jobTitle),
-        "summary": r.text(person, S.description), "areas": r.texts(person, S.knowsAbout),
-        "email": r.text(person, S.email), "affiliations": links(r, person, S.affiliation),
-        "positions": by_years(employments), "education": by_years(education),
-        "advisors": [] if labelled else advisors, "advisees": links(r, person, K.advisee),
-        "colleagues": links(r, person, K.workedWith),
-        "projects": [dict(p, status="current" if p["iri"] in _iris(r, person, F.currentProject) else
-                          "past" if p["iri"] in _iris(r, person, F.pastProject) else None)
-                     for p in links(r, person, S.memberOf) if S.Project in typed[ox.NamedNode(p["iri"])]],
-        "groups": [g for g in links(r, person, S.memberOf) if not {S.Project, S.Role} & typed[
-            ox.NamedNode(g["iri"])]],
-        "metrics": [{"name": r.text(m, S.name) or r.text(m, S.propertyID), "path": r.href(m),
-                     "value": r.text(m, K.valueAsWritten) or r.text(m, S.value) or r.text(m, S.minValue)}
-                    for m in r.values(person, S.additionalProperty)],
-        "link_labels": r.texts(person, K.linkLabel), "possible_same": links(r, person, K.possibleSameAs),
-        "publications": records, "network": network, "timeline": line,
-    })
-    return view
-
-
-def _iris(r: Reader, node: Any, prop: str) -> set[str]:
-    return {v.value for v in r.values(node, prop) if isinstance(v, ox.NamedNode)}
-
-
-def work_view(r: Reader, work: Any) -> dict[str, Any]:
-    """Title, ordered authors with marks, venue and year, notes, awards, status."""
-    view = base_view(r, work)
-    view.update(publication(r, work))
-    view.update({"venue_as_written": r.text(work, K.venueAsWritten),
-                 "link_labels": r.texts(work, K.linkLabel),
-                 "equal_marks": any(a["equal"] for a in view["authors"]),
-                 "other_values": other_values(r, work)})
-    return view
-
-
-def other_values(r: Reader, node: Any) -> list[dict[str, str]]:
-    """Values less preferred sources give for single-valued properties (kg:otherValue), for the conflict mark."""
-    rows = []
-    for cell in r.values(node, K.otherValue):
-        predicates, values = r.values(cell, RDF_PREDICATE), r.values(cell, RDF_VALUE)
-        if predicates and values:
-            rows.append({"property": compact(predicates[0].value), "value": values[0].value})
-    return sorted(rows, key=lambda row: (row["property"], row["value"]))
-
-
 def venue_view(r: Reader, node: Any) -> dict[str, Any]:
     """Series name and acronyms, and its papers by year (an edition shows its own papers)."""
     types = r.types(node)
@@ -310,7 +214,8 @@ def view_for(r: Reader, iri: str, path: str) -> tuple[str, dict[str, Any]]:
     if kind == "work" and "/" not in path[len("work/"):] or S.ScholarlyArticle in types:
         return "work.html", work_view(r, node)
     if S.Organization in types:
-        return "organization.html", organization_view(r, node, base_view(r, node))
+        base = dict(base_view(r, node), kind=organization_kind(r, node))
+        return "organization.html", organization_view(r, node, base)
     return "resource.html", resource_view(r, node, types)
 
 
@@ -343,12 +248,27 @@ def home() -> Response:
     store, r = get_store(), reader()
     stats = statistics(store, get_config().base)
     alternates = home_alternates()
+    found = entities(store)
+    counts = [(len(stats.examples), "with a profile", url_for("pages.people") + "#profiles"),
+              (found.count("person"), "people", url_for("pages.people") + "#everyone"),
+              (found.count("work"), "publications", kind_href(store, "work")),
+              (found.count("organization"), "organisations", url_for("pages.people") + "#organisations"),
+              (found.count("venue"), "venues and editions", kind_href(store, "venue"))]
     body = render_template("home.html", title="Knowledge graph", stats=stats, alternates=alternates,
                            built_at=store.metadata.get("built_at"), jsonld=dataset_jsonld(stats),
-                           instances_href=instances_href,
+                           instances_href=instances_href, counts=counts,
                            profiles=[{"label": r.label(ox.NamedNode(p)), "path": r.href(ox.NamedNode(p))}
                                      for p in stats.examples])
     return html(body, alternates)
+
+
+@bp.route("/people", methods=["GET"])
+def people() -> Response:
+    """The people directory: people with profiles, by organisation, and everyone in the graph A to Z."""
+    store = get_store()
+    stats = statistics(store, get_config().base)
+    view = people_directory(store, reader(), stats.examples)
+    return html(render_template("people.html", title="People", view=view), [])
 
 
 @bp.route("/search", methods=["GET"])

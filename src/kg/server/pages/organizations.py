@@ -70,6 +70,7 @@ class People:
         self.members: list[dict[str, Any]] = []
         self.employed: set[Any] = set()
         self.listed_members: set[Any] = set()
+        self.studied: dict[tuple[Any, Any], int] = {}  # (person, study role) -> its row in students
 
     def row(self, person: Any, role: Any | None, place: str, unit: dict[str, Any] | None) -> dict[str, Any]:
         """One person's row: the role (if any), the person, and the sub-organisation it is through (if any)."""
@@ -92,11 +93,23 @@ class People:
                     self.employed.add(person)
         for node in r.incoming(org, S.alumniOf):
             if S.OrganizationRole in r.types(node):
-                self.students.extend(self.row(p, node, S.alumniOf, unit) for p in r.incoming(node, S.alumniOf))
+                for person in r.incoming(node, S.alumniOf):
+                    self.student(person, node, unit)
         for person in sorted(set(r.incoming(org, S.memberOf)) | set(r.values(org, S.member)), key=str):
             if S.Person in r.types(person) and person not in self.listed_members:
                 self.members.append(self.row(person, None, S.memberOf, unit))
                 self.listed_members.add(person)
+
+
+    def student(self, person: Any, role: Any, unit: dict[str, Any] | None) -> None:
+        """A study role once: the row of the most specific unit it names (units are gathered from the top down)."""
+        row = self.row(person, role, S.alumniOf, unit)
+        index = self.studied.get((person, role))
+        if index is None:
+            self.studied[(person, role)] = len(self.students)
+            self.students.append(row)
+        else:
+            self.students[index] = row
 
 
 def organization_view(r: Reader, org: Any, base: dict[str, Any]) -> dict[str, Any]:

@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING, Any
 from ...namespaces import BIBO_IRIS as B
 from ...namespaces import KG_IRIS as K
 from ...namespaces import SCHEMA_IRIS as S
+from .entries import citation, entry_kind, kind_label
 from .resources import DISPLAY_LABELS
+from .weblinks import best_url, doi, labelled_links, load_links
 
 if TYPE_CHECKING:
     from .resources import Reader
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
 MAX_COAUTHORS = 24
 # What publication() reads of a work, an authorship, an author and a venue (edition or series).
 WORK = DISPLAY_LABELS + (S.datePublished, S.creativeWorkStatus, K.authorship, K.authorListComplete, B.presentedAt,
-                         S.isPartOf, S.award, K.note)
+                         S.isPartOf, S.award, K.note, B.doi, S.sameAs)
 AUTHORSHIP = DISPLAY_LABELS + (K.agent, K.rank, K.equalContribution, K.precededByElision)
 # Of an author and of whom they may be, only the name is fetched up front: a label is its first display label
 # found (schema:name), the rest are asked only of a node without one.
@@ -304,7 +306,13 @@ def publication(reader: Reader, work: Any, person: Any | None = None) -> dict[st
         "venue": venue(reader, work),
         "awards": reader.texts(work, S.award),
         "notes": reader.texts(work, K.note),
+        "doi": doi(reader, work),
+        "links": labelled_links(reader, work),
     })
+    record["url"] = best_url(record["links"])
+    record["kind"] = entry_kind(record)
+    record["kind_label"] = kind_label(record)
+    record["citation"] = citation(record)
     return record
 
 
@@ -312,6 +320,7 @@ def publications(reader: Reader, person: Any) -> list[dict[str, Any]]:
     """A person's publications, newest first (then by title)."""
     # A few queries for all works, not several per work (none when the page was prefetched: kg.server.pages.prefetch).
     works = reader.load(reader.incoming(person, S.author), WORK)
+    load_links(reader, works)
     places = reader.load((p for w in works for prop in (B.presentedAt, S.isPartOf) for p in reader.values(w, prop)),
                          VENUE)
     reader.load((s for p in places for s in reader.values(p, S.superEvent)), VENUE)

@@ -217,7 +217,7 @@ def test_a_query_known_to_outrun_the_reserve_waits_for_a_normal_worker(built_sto
     pool = settled_pool(built_store_dir, 1, PoolSettings(max_pending=4, queue_wait=20, fast_lane_timeout=0.3))
     try:
         single = json.loads(pool.run(job("SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c }", timeout=20)))
-        squared = str(int(single["results"]["bindings"][0]["n"]["value"]) ** 2).encode()  # the seed data's size, squared
+        squared = str(int(single["results"]["bindings"][0]["n"]["value"]) ** 2).encode()  # the seed size, squared
         assert squared in pool.run(job(pairs, timeout=20))
         assert pool.known_slow(job(pairs)) and not pool.known_slow(job(LOOKUP))
         assert reserve_up(pool)

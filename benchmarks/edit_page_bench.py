@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import socket
 import statistics
@@ -63,6 +64,12 @@ def _slugs(data: Path, src: Path, names: list[str], titles: list[str]) -> dict[s
     done = subprocess.run([sys.executable, "-c", script, str(data)], input=json.dumps([names, titles]),
                           capture_output=True, text=True, env=_env(src), check=True)
     return dict(json.loads(done.stdout))
+
+
+def _cpu() -> float:
+    """User and system seconds of the waited-for child processes so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _build(data: Path, store: Path, src: Path) -> tuple[float, str]:
@@ -122,28 +129,31 @@ def main() -> None:
         deadline = time.monotonic() + 120
         while not _get(f"{base}/page/person/{slugs['people'][0]}").startswith("<") and time.monotonic() < deadline:
             time.sleep(0.2)
-        for number, (path, kind) in enumerate(zip(chosen, kinds)):
+        for number, (path, kind) in enumerate(zip(chosen, kinds, strict=True)):
             page = (f"{base}/page/person/{slugs['people'][number]}" if kind == "retitle"
                     else f"{base}/page/work/{slugs['works'][number]}")
-            saved = time.perf_counter()
+            saved, cpu = time.perf_counter(), _cpu()
             new, _ = _edit(path, kind, number)
             build, stages = _build(data, store, src)
+            cpu = _cpu() - cpu
             built = time.perf_counter()
             while escape(new, quote=False) not in _get(page) and time.perf_counter() - built < 60:
                 time.sleep(0.02)
             shown = time.perf_counter()
             rows.append({"kind": kind, "profile": path.name, "page": page, "edit_to_page": round(shown - saved, 3),
-                         "build": round(build, 3), "after_build": round(shown - built, 3), "stages": stages,
-                         "shown": shown - built < 60})
-            print(f"{kind:8} {path.name}: {shown - saved:6.2f} s to the page (build {build:.2f} s)  {stages}",
+                         "build": round(build, 3), "build_cpu": round(cpu, 3), "after_build": round(shown - built, 3),
+                         "stages": stages, "shown": shown - built < 60})
+            print(f"{kind:8} {path.name}: {shown - saved:6.2f} s to the page (build {build:.2f} s, CPU {cpu:.2f} s)  "
+                  f"{stages}",
                   flush=True)
     finally:
         server.terminate()
         server.wait(timeout=30)
         log.close()
-    medians = {key: round(statistics.median(r[key] for r in rows), 3) for key in ("edit_to_page", "build")}
+    medians = {key: round(statistics.median(r[key] for r in rows), 3)
+               for key in ("edit_to_page", "build", "build_cpu")}
     print(f"median over {len(rows)} edits: edit to page {medians['edit_to_page']:.2f} s, "
-          f"build {medians['build']:.2f} s", flush=True)
+          f"build {medians['build']:.2f} s (CPU {medians['build_cpu']:.2f} s)", flush=True)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps({"label": args.label, "data": str(args.data), "src": str(src),

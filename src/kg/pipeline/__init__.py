@@ -43,6 +43,7 @@ from .incremental import (
     inferred_change,
     is_large,
     load_state,
+    most_graphs,
     save_state,
     uses_equality,
     write_diff,
@@ -264,6 +265,8 @@ def _incremental(config: Config, mapped: MappedGraphs, ontology: Graph, state: B
     oxstore = ox.Store.read_only(str(source))
     changed = {iri for iri in set(state.graphs) | set(previous.graphs)
                if state.graphs.get(iri) != previous.graphs.get(iri)}
+    if most_graphs(changed, len(previous.graphs)):
+        return None  # every graph re-mapped (a new kg version, say): one full pass is several times faster
     changes = graph_changes(oxstore, changed, mapped.graphs)
     asserted_total = sum(n for iri, n in previous.counts.items() if iri not in (inferred_iri, ontology_iri))
     if is_large(changes, asserted_total) or uses_equality(oxstore, changes):

@@ -15,7 +15,7 @@ import yaml
 
 from kg.config import Config
 from kg.pipeline import build, build_cache
-from kg.pipeline.parsed import ParseCache, read_corpus
+from kg.pipeline.parsed import ParseCache, Seen, read_corpus
 from kg.store import Store, is_log_graph
 
 from .conftest import PROJECT_ROOT
@@ -98,6 +98,10 @@ def test_a_series_of_incremental_builds_equals_a_clean_build(tmp_path: Path, mon
     assert ours.metadata["sources"] == clean.metadata["sources"]
 
 
+def _later(index: dict[str, Seen]) -> dict[str, Seen]:
+    return {display: (key, sha, read_ns + 10 ** 12) for display, (key, sha, read_ns) in index.items()}
+
+
 def test_the_parse_cache_reads_only_changed_files_and_never_serves_stale_content(tmp_path: Path) -> None:
     sys.path.insert(0, str(PROJECT_ROOT / "benchmarks"))
     from generate import generate
@@ -108,13 +112,13 @@ def test_the_parse_cache_reads_only_changed_files_and_never_serves_stale_content
     first = ParseCache(folder)
     assert read_corpus(tmp_path / "data", first)[0] == fresh and first.stats.parsed == len(fresh.profiles)
     trusting = ParseCache(folder)
-    trusting.written_ns += 10 ** 12  # as if the index were written long after the files: their stats are trusted
+    trusting.index = _later(trusting.index)  # as if each file had been read long after it was written
     assert read_corpus(tmp_path / "data", trusting)[0] == fresh
     assert trusting.stats.unread == len(fresh.profiles) and trusting.stats.parsed == 0
     target = sorted((tmp_path / "data" / "profiles").glob("*.yaml"))[0]
     _same_size_rewrite(target)  # size, mtime and inode as recorded: only the ctime and the content differ
     again = ParseCache(folder)
-    again.written_ns += 10 ** 12
+    again.index = _later(again.index)
     corpus, _ = read_corpus(tmp_path / "data", again)
     assert corpus == read_corpus(tmp_path / "data", ParseCache(None))[0] != fresh
     assert again.stats.parsed == 1 and again.stats.unread == len(fresh.profiles) - 1

@@ -90,8 +90,7 @@ def _read_corpus(config: Config, parsed: ParseCache | None) -> tuple[Corpus, str
 
 
 def read_linked(config: Config, parsed: ParseCache | None = None) -> LinkedData:
-    """Read a data directory's profiles, reference data and records (unchanged profiles from a parse cache, when
-    given); resolve and link them."""
+    """Read a data directory's profiles (unchanged ones from a parse cache when given) and records; resolve, link."""
     errors: list[SourceError] = []
     try:  # a file that cannot be read (or has a YAML syntax error) raises a SourceError at once
         corpus, reference_sha = _read_corpus(config, parsed)

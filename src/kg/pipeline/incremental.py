@@ -195,8 +195,7 @@ def is_large(changes: dict[str, GraphChange], total: int) -> bool:
 
 
 def most_graphs(changed: set[str], total: int) -> bool:
-    """Whether more than twice LARGE_CHANGE of the named graphs changed (a code change re-maps them all): the
-    incremental reasoner, re-deciding each changed triple against the store, is then slower than a full build."""
+    """Whether over twice LARGE_CHANGE of the named graphs changed (then a full build is faster; a kg upgrade)."""
     return len(changed) > 2 * LARGE_CHANGE * max(total, 1)
 
 

@@ -3,10 +3,10 @@
 Each parsed profile is kept in its own pickle under ``<store parent>/cache/build/parsed``, named by a hash of the
 code version (kg.mapping.cache.code_version), the file's path as displayed and the sha256 of its content: an
 entry can only ever hold what parsing that exact text at that exact path gives, so it is never stale. A small
-index records, per displayed path, the file's (size, mtime_ns, ctime_ns, inode) when it was last read and the
-sha256 of what was read. A file whose stat matches its record is not read at all; any other file is read and
-hashed, and parsed only when no entry holds that content. A stat is trusted only when the file was last modified
-well before the index was written (``RACY_NS``), so a write within the file system's timestamp granularity of a
+index records, per displayed path, the file's (size, mtime_ns, ctime_ns, inode) taken just before it was last read,
+the sha256 of what was read and when. A file whose stat matches its record is not read at all; any other file is
+read and hashed, and parsed only when no entry holds that content. A stat is trusted only when the file was last
+changed well before that read (``RACY_NS``), so a write within the file system's timestamp granularity of the
 read is always re-read. Files with errors are never cached: they are read and reported on every build.
 """
 
@@ -29,8 +29,9 @@ from ..source_files import max_source_bytes
 from ..sources import PROFILE_PATTERNS, read_yaml
 
 INDEX = "index.pkl"
-RACY_NS = 2_000_000_000  # a file modified this close to the index's writing is re-read (coarse file-system clocks)
+RACY_NS = 2_000_000_000  # a file changed this close to its last read is read again (coarse file-system clocks)
 StatKey = tuple[int, int, int, int]
+Seen = tuple[StatKey, str, int]  # the stat before the read, the sha256 read, time.time_ns() after the read
 
 
 @dataclass
@@ -47,9 +48,8 @@ class ParseCache:
     """Parsed profiles under one folder; None disables caching (every file is read and parsed)."""
 
     folder: Path | None
-    index: dict[str, tuple[StatKey, str]] = field(default_factory=dict)
-    written_ns: int = 0
-    seen: dict[str, tuple[StatKey, str]] = field(default_factory=dict)
+    index: dict[str, Seen] = field(default_factory=dict)
+    seen: dict[str, Seen] = field(default_factory=dict)
     stats: ParseStats = field(default_factory=ParseStats)
 
     def __post_init__(self) -> None:
@@ -57,11 +57,11 @@ class ParseCache:
             return
         try:
             with open(self.folder / INDEX, "rb") as handle:
-                version, written_ns, index = pickle.load(handle)
+                version, index = pickle.load(handle)
         except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError):
             return
-        if version == code_version() and isinstance(index, dict) and isinstance(written_ns, int):
-            self.index, self.written_ns = index, written_ns
+        if version == code_version() and isinstance(index, dict):
+            self.index = index
 
     def _entry(self, display: str, sha256: str) -> Path | None:
         if self.folder is None:
@@ -80,8 +80,9 @@ class ParseCache:
             return None
         return profile if isinstance(profile, Profile) and profile.sha256 == sha256 else None
 
-    def _trusted(self, info: os.stat_result) -> bool:
-        return info.st_mtime_ns + RACY_NS < self.written_ns and info.st_ctime_ns + RACY_NS < self.written_ns
+    @staticmethod
+    def _trusted(info: os.stat_result, read_ns: int) -> bool:
+        return info.st_mtime_ns + RACY_NS < read_ns and info.st_ctime_ns + RACY_NS < read_ns
 
     def profile(self, file: Path, display: str, limit: int) -> Profile | SourceError:
         """The parsed profile of a file, or parse_profile's error; raises read_yaml's errors (read, YAML syntax)."""
@@ -94,13 +95,14 @@ class ParseCache:
         if info is not None and stat.S_ISREG(info.st_mode) and info.st_size <= limit:
             key = (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
             known = self.index.get(display)
-            if known is not None and known[0] == key and self._trusted(info):
+            if known is not None and known[0] == key and self._trusted(info, known[2]):
                 cached = self._load(display, known[1])
                 if cached is not None:
                     self.stats.unread += 1
                     self.seen[display] = known
                     return cached
         document = read_yaml(file, display, limit)
+        read_ns = time.time_ns()
         profile = self._load(display, document.sha256)
         if profile is None:
             self.stats.parsed += 1
@@ -112,25 +114,23 @@ class ParseCache:
             if entry is not None:
                 write_atomically(entry, pickle.dumps(profile, protocol=pickle.HIGHEST_PROTOCOL))
         if key is not None:
-            self.seen[display] = (key, document.sha256)  # the stat from before the read: a later write re-reads
+            self.seen[display] = (key, document.sha256, read_ns)  # the stat before the read: a later write re-reads
         return profile
 
     def save(self) -> None:
         """Record the stats of the files read and drop the entries no file holds now."""
         if self.folder is None:
             return
-        now = time.time_ns()
-        write_atomically(self.folder / INDEX, pickle.dumps((code_version(), now, self.seen),
-                                                           protocol=pickle.HIGHEST_PROTOCOL))
-        kept = {self._entry(display, sha) for display, (_, sha) in self.seen.items()}
+        index = pickle.dumps((code_version(), self.seen), protocol=pickle.HIGHEST_PROTOCOL)
+        write_atomically(self.folder / INDEX, index)
+        kept = {self._entry(display, sha) for display, (_, sha, _) in self.seen.items()}
         for path in self.folder.glob("*.pkl"):
             if path.name != INDEX and path not in kept:
                 path.unlink(missing_ok=True)
 
 
 def read_corpus(root: Path, cache: ParseCache, max_bytes: int | None = None) -> tuple[Corpus, str]:
-    """read_data_dir and parse_corpus (kg.sources, kg.parsing) with unchanged profiles from the cache; the result
-    and every error are the same. Returns the corpus (no records yet) and the reference data's combined sha256."""
+    """read_data_dir + parse_corpus with unchanged profiles cached (same result and errors); corpus, reference sha."""
     if not root.is_dir():
         raise SourceError(Location(root), "data directory not found; pass --data DIR")
     limit = max_source_bytes() if max_bytes is None else max_bytes

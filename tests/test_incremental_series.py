@@ -20,7 +20,7 @@ from kg.store import Store, is_log_graph
 
 from .conftest import PROJECT_ROOT
 
-pytestmark = pytest.mark.slow  # a dozen builds of a 10,000-triple corpus (about 20 s)
+pytestmark = pytest.mark.slow  # ten builds of a 10,000-triple corpus (12 s on a quiet machine)
 
 
 def _edit(path: Path, change: Callable[[Any], None]) -> None:

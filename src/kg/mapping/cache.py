@@ -21,6 +21,7 @@ from typing import Any
 
 import rdflib
 from rdflib import Graph, URIRef
+from rdflib.namespace import NamespaceManager
 from rdflib.plugins.stores.memory import Memory
 
 from ..atomic_files import write_atomically
@@ -30,7 +31,7 @@ from ..namespaces import bind_prefixes
 from ..resolution import Linking, Resolution
 from . import MappedGraphs, ProfileMapper, default_linking, map_records, provenance, with_reference
 
-FORMAT = 1
+FORMAT = 2
 _MISSING = ("missing",)
 
 
@@ -143,7 +144,7 @@ class Entry:
 
     reads: dict[tuple[str, str], Any]
     triples: bytes  # the pickled list of triples, unpickled only when the graph is first used
-    origin_ops: list[tuple[bool, URIRef, tuple[Any, ...], int | None]]
+    origin_ops: list[tuple[bool, Any, tuple[Any, ...], int | None]]  # a URIRef node as its text
     content_id: str
     count: int
 
@@ -233,10 +234,23 @@ class LazyGraph(Graph):
 
     def __init__(self, blob: bytes, size: int) -> None:
         store = _LazyMemory()
+        self._bound = False  # the project's prefixes are bound on first use of the namespace manager (costly)
         super().__init__(store=store)
-        bind_prefixes(self)
         store.pending = (blob, self)
         self.size = size
+
+    @property
+    def namespace_manager(self) -> NamespaceManager:
+        """This graph's namespace manager, with the project's prefixes bound."""
+        manager = Graph.namespace_manager.fget(self)  # type: ignore[attr-defined]
+        if not self._bound:
+            self._bound = True
+            bind_prefixes(self)
+        return manager
+
+    @namespace_manager.setter
+    def namespace_manager(self, manager: NamespaceManager) -> None:
+        Graph.namespace_manager.fset(self, manager)  # type: ignore[attr-defined]
 
     @property
     def loaded(self) -> bool:
@@ -249,12 +263,18 @@ def graph_size(graph: Graph) -> int:
     return graph.size if isinstance(graph, LazyGraph) and not graph.loaded else len(graph)
 
 
+def _uri(text: str) -> URIRef:
+    """A URIRef of text already checked when it was minted (URIRef() would check it again)."""
+    return str.__new__(URIRef, text)
+
+
 def _map_profile(profile: Profile, minter: Minter, resolution: Resolution, graph_iri: URIRef) -> tuple[Entry, Graph]:
     """Map one profile on its own, recording resolution answers and origin operations."""
     recording, origins = RecordingResolution(resolution), _RecordingOrigins()
     graph = ProfileMapper(minter, recording, profile, origins).run()  # type: ignore[arg-type]
     provenance(graph, minter, graph_iri, f"profiles/{Path(profile.origin.file).name}", profile.sha256)
-    ops = [(assign, node, (o.file, o.path), o.line) for assign, node, o in origins.ops]
+    ops = [(assign, str(node) if type(node) is URIRef else node, (o.file, o.path), o.line)
+           for assign, node, o in origins.ops]  # IRIs as plain text: unpickling a URIRef re-validates it (slow)
     blob = pickle.dumps(list(graph), protocol=pickle.HIGHEST_PROTOCOL)
     return Entry(recording.reads, blob, ops, hashlib.sha256(blob).hexdigest(), len(graph)), graph
 
@@ -277,7 +297,8 @@ def map_corpus_cached(corpus: Corpus, minter: Minter, resolution: Resolution, re
                 cache.save(key, entry)
         cache.used.add(key)
         lines = profile.origin.lines
-        for assign, node, (file, path), line in entry.origin_ops:
+        for assign, text, (file, path), line in entry.origin_ops:
+            node = _uri(text) if type(text) is str else text
             origin = Origin(profile.origin.file if cached else file, path, line, lines)
             if assign:
                 result.origins[node] = origin

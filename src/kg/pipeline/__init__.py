@@ -44,10 +44,12 @@ from .incremental import (
     inferred_change,
     is_large,
     load_state,
+    most_graphs,
     save_state,
     uses_equality,
     write_diff,
 )
+from .parsed import ParseCache, read_corpus
 from .quarantine import Quarantined, Screened, screen, write_quarantine
 
 Progress = Callable[[str], None]
@@ -81,14 +83,20 @@ class LinkedData:
         return profiles + self.skipped + tuple(records) + tuple(self.linking.warnings)
 
 
-def read_linked(config: Config) -> LinkedData:
-    """Read a data directory's profiles, reference data and records; resolve and link them."""
+def _read_corpus(config: Config, parsed: ParseCache | None) -> tuple[Corpus, str]:
+    if parsed is not None:
+        return read_corpus(config.data, parsed)
     files = read_data_dir(config.data)
+    return parse_corpus(files), _reference_sha(files)
+
+
+def read_linked(config: Config, parsed: ParseCache | None = None) -> LinkedData:
+    """Read a data directory's profiles (unchanged ones from a parse cache when given) and records; resolve, link."""
     errors: list[SourceError] = []
-    try:
-        corpus = parse_corpus(files)
-    except (SourceError, SourceErrors) as error:
-        errors += error.errors if isinstance(error, SourceErrors) else [error]
+    try:  # a file that cannot be read (or has a YAML syntax error) raises a SourceError at once
+        corpus, reference_sha = _read_corpus(config, parsed)
+    except SourceErrors as error:
+        errors += error.errors
     try:
         records, skipped = read_records_dir(config.data)
     except SourceErrors as error:
@@ -101,7 +109,7 @@ def read_linked(config: Config) -> LinkedData:
     if duplicates:
         raise SourceErrors(duplicates)
     linking = link(corpus, resolution, config.precedence)
-    return LinkedData(corpus, resolution, linking, _reference_sha(files), tuple(repeated_authors(corpus, resolution)),
+    return LinkedData(corpus, resolution, linking, reference_sha, tuple(repeated_authors(corpus, resolution)),
                       tuple(BuildWarning(Location(Path(w.origin.file)), w.message) for w in skipped))
 
 
@@ -119,7 +127,7 @@ def _map_linked(config: Config) -> tuple[LinkedData, MappedGraphs]:
 
 def _map_cached(config: Config, cache: MapCache) -> tuple[LinkedData, MappedGraphs, MapStats]:
     """map_data before the edits are replayed, with unchanged profiles read from the build cache."""
-    data = read_linked(config)
+    data = read_linked(config, ParseCache(build_cache(config) / "parsed" if not config.remote else None))
     mapped, stats = map_corpus_cached(data.corpus, Minter(config.base), data.resolution, data.reference_sha, cache,
                                       data.linking)
     return data, mapped, stats
@@ -258,6 +266,8 @@ def _incremental(config: Config, mapped: MappedGraphs, ontology: Graph, state: B
     oxstore = ox.Store.read_only(str(source))
     changed = {iri for iri in set(state.graphs) | set(previous.graphs)
                if state.graphs.get(iri) != previous.graphs.get(iri)}
+    if most_graphs(changed, len(previous.graphs)):
+        return None  # every graph re-mapped (a new kg version, say): one full pass is several times faster
     changes = graph_changes(oxstore, changed, mapped.graphs)
     asserted_total = sum(n for iri, n in previous.counts.items() if iri not in (inferred_iri, ontology_iri))
     if is_large(changes, asserted_total) or uses_equality(oxstore, changes):

@@ -194,6 +194,11 @@ def is_large(changes: dict[str, GraphChange], total: int) -> bool:
     return moved > LARGE_CHANGE * max(total, 1)
 
 
+def most_graphs(changed: set[str], total: int) -> bool:
+    """Whether over twice LARGE_CHANGE of the named graphs changed (then a full build is faster; a kg upgrade)."""
+    return len(changed) > 2 * LARGE_CHANGE * max(total, 1)
+
+
 def write_diff(store_dir: Path, source: Path, changes: dict[str, GraphChange], metadata: dict[str, Any]) -> Path:
     """A new store version: a checkpoint of ``source`` plus each graph's change; the default graph stays the merge."""
     def apply(store: ox.Store) -> None:

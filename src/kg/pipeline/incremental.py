@@ -32,6 +32,7 @@ from ..namespaces import OWL
 from ..reasoning import is_meaningful
 from ..reasoning.rules import LocalRules, Triple
 from ..store import METADATA_FILE, derive_version, from_ox, is_log_graph, to_ox
+from ..store.embedded import Finish
 
 STATE_FILE = "state.json"
 LARGE_CHANGE = 0.25  # above this share of asserted triples changed, a full build is faster
@@ -193,8 +194,10 @@ def is_large(changes: dict[str, GraphChange], total: int) -> bool:
     return moved > LARGE_CHANGE * max(total, 1)
 
 
-def write_diff(store_dir: Path, source: Path, changes: dict[str, GraphChange], metadata: dict[str, Any]) -> Path:
-    """A new store version: a checkpoint of ``source`` plus each graph's change; the default graph stays the merge."""
+def write_diff(store_dir: Path, source: Path, changes: dict[str, GraphChange], metadata: dict[str, Any],
+               finish: Finish | None = None) -> Path:
+    """A new store version: a checkpoint of ``source`` plus each graph's change; the default graph stays the merge
+    (finish: kg.store's step completing the version, the search index)."""
     def apply(store: ox.Store) -> None:
         default = ox.DefaultGraph()
         gone: set[ox.Triple] = set()
@@ -215,4 +218,4 @@ def write_diff(store_dir: Path, source: Path, changes: dict[str, GraphChange], m
             if not any(isinstance(q.graph_name, ox.NamedNode) for q in holders):
                 store.remove(ox.Quad(triple.subject, triple.predicate, triple.object, default))
 
-    return derive_version(store_dir, source, apply, metadata)
+    return derive_version(store_dir, source, apply, metadata, finish=finish)

@@ -65,6 +65,19 @@ class Found:
     corrections: dict[str, list[str]] = field(default_factory=dict)
 
 
+def tier(hit: Hit, found: list[str]) -> int:
+    """0 when every word starts a word of the hit's name (a person, organisation, venue or project), 1 of its
+    title (a work), 2 otherwise: FTS5's bm25 saturates column weights, so names are put first here.
+
+    >>> tier(Hit("i", "person", "person/a", "José Müller", "", None, (), -1.0), ["jose", "mull"])
+    0
+    """
+    label = words(hit.label)
+    if all(any(w.startswith(f) for w in label) for f in found):
+        return 1 if hit.kind == "work" else 0
+    return 2
+
+
 class SearchIndex:
     """The read side of one version's index file."""
 
@@ -117,7 +130,8 @@ class SearchIndex:
                 terms = [[w, *corrections.get(w, [])] for w in found]
                 rows = self._rows(_RANKED, (match_expression(terms, any_term=True), limit), deadline)
         hits = [Hit(r[0], r[1], r[2], r[3], r[4], r[5], tuple(r[6].split("\n")) if r[6] else (), r[7]) for r in rows]
-        hits.sort(key=lambda h: (round(h.score, 6), KIND_ORDER.get(h.kind, 9), h.label.casefold(), h.iri))
+        hits.sort(key=lambda h: (tier(h, found), round(h.score, 6), KIND_ORDER.get(h.kind, 9), h.label.casefold(),
+                                 h.iri))
         return hits, corrections
 
     def _corrections(self, word: str, deadline: float) -> list[str]:

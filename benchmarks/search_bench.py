@@ -25,9 +25,10 @@ import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+import pyoxigraph as ox  # noqa: E402
 from generate import FAMILY, GIVEN, NOUNS, TOPICS, WORDS, generate  # noqa: E402
 
-from kg.search import INDEX_FILE, Filters, SearchIndex  # noqa: E402
+from kg.search import INDEX_FILE, Filters, SearchIndex, derive_index  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = [f"{g} {f}" for g, f in zip(GIVEN, FAMILY, strict=False)] + FAMILY[:10] + ["Lovel", "Dijk", "Hopp"]
@@ -99,6 +100,27 @@ def http_latency(data: Path, store: Path, queries: list[str], rounds: int) -> di
         server.wait(timeout=30)
 
 
+def derived_seconds(store: Path) -> dict[str, float]:
+    """Seconds to derive the next version's index as a write or an incremental build does (kg.search.derive_index):
+    copy the file, re-index one person (with what links to them) and one organisation (with its members)."""
+    version = store.resolve()
+    index = SearchIndex(version / INDEX_FILE, timeout=60.0)
+    deadline = time.monotonic() + 60
+    person = index._rows("SELECT iri FROM docs WHERE kind = 'person' LIMIT 1", (), deadline)[0][0]
+    org = index._rows("SELECT iri FROM docs WHERE kind = 'organization' LIMIT 1", (), deadline)[0][0]
+    id_space = person[:person.index("/id/") + 4]
+    oxstore = ox.Store.read_only(str(version))
+    found = {}
+    for label, subjects in (("person", [person]), ("organization", [org])):
+        target = version.parent / f"derived-{label}.sqlite"
+        started = time.perf_counter()
+        count = derive_index(version / INDEX_FILE, oxstore, target, id_space, [ox.NamedNode(s) for s in subjects])
+        found[f"{label}_s"] = round(time.perf_counter() - started, 3)
+        found[f"{label}_documents"] = count
+        target.unlink()
+    return found
+
+
 def run_size(triples: int, work: Path, repeats: int, rounds: int) -> dict:
     """Builds with and without the index, then latencies, for one corpus size."""
     data = work / f"data-{triples}"
@@ -139,6 +161,7 @@ def run_size(triples: int, work: Path, repeats: int, rounds: int) -> dict:
         "latency": {"name": direct_latency(index, NAMES, rounds), "title": direct_latency(index, TITLES, rounds),
                     "topic": direct_latency(index, TOPIC_QUERIES, rounds),
                     "suggest": direct_latency(index, [n[:4] for n in NAMES], rounds, suggest=True)},
+        "derived_index": derived_seconds(store),
         "http": http_latency(data, store, NAMES + TITLES + TOPIC_QUERIES, max(1, rounds // 2)),
     }
     shutil.rmtree(store.parent, ignore_errors=True)
@@ -158,6 +181,11 @@ def markdown(result: dict) -> str:
              "| queries | p50 ms | p95 ms | n |", "|---|---|---|---|"]
     for kind, found in [*result["latency"].items(), ("HTTP /search (kg serve)", result["http"])]:
         lines.append(f"| {kind} | {found['p50_ms']} | {found['p95_ms']} | {found['n']} |")
+    derived = result.get("derived_index")
+    if derived:
+        lines += ["", "| derived index (a write, an incremental build) | s | documents re-indexed |", "|---|---|---|",
+                  f"| one person changed | {derived['person_s']} | {derived['person_documents']} |",
+                  f"| one organisation changed | {derived['organization_s']} | {derived['organization_documents']} |"]
     return "\n".join(lines) + "\n"
 
 
@@ -169,7 +197,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10, help="times each query is timed")
     parser.add_argument("--work", type=Path, default=Path("/tmp/kg-search-bench"))
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out")
+    parser.add_argument("--derived", type=Path, help="only time deriving the index of this built store and exit")
     args = parser.parse_args()
+    if args.derived:
+        print(json.dumps(derived_seconds(args.derived)))
+        return
     args.work.mkdir(parents=True, exist_ok=True)
     args.out.mkdir(parents=True, exist_ok=True)
     for triples in args.triples:

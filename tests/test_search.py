@@ -12,7 +12,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from kg.config import Config
-from kg.errors import BadQuery
+from kg.errors import BadQuery, QueryTimeout
 from kg.pipeline import build
 from kg.search import INDEX_FILE, Filters, SearchIndex, expand_matches
 from kg.server import create_app
@@ -134,6 +134,13 @@ def test_bounds(client: FlaskClient) -> None:
     assert client.get("/search?q=x&kind=planet&format=json").status_code == 400
     assert client.get("/search?q=x&page=0&format=json").status_code == 400
     assert client.get("/search?q=x&per_page=1000&format=json").status_code == 400
+
+
+def test_a_search_is_stopped_past_its_time_limit(site: Config, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("kg.search.reader.PROGRESS_STEPS", 1)
+    late = SearchIndex(site.store.resolve() / INDEX_FILE, timeout=-1.0)
+    with pytest.raises(QueryTimeout, match="longer than"):
+        late.search("learning", Filters())
 
 
 def test_suggest(client: FlaskClient) -> None:

@@ -26,6 +26,7 @@ MAX_WORDS = 12
 TYPO_CANDIDATES = 40  # indexed words sharing the most trigrams with a misspelt word, compared by edit distance
 CORRECTIONS = 3  # closest indexed words tried for a misspelt one
 FACET_ORGS = 10
+PROGRESS_STEPS = 2000  # SQLite virtual-machine steps between two looks at the clock
 _RANKED = ("SELECT d.iri, d.kind, d.path, d.label, d.detail, d.year, d.orgs, bm25(fts, {}) * d.lift AS score "
            "FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ? ORDER BY score LIMIT ?"
            ).format(", ".join(map(str, WEIGHTS)))
@@ -96,7 +97,7 @@ class SearchIndex:
     def _rows(self, sql: str, params: tuple[Any, ...], deadline: float) -> list[tuple[Any, ...]]:
         """Run one read, stopped past the deadline (QueryTimeout)."""
         connection = self._connection()
-        connection.set_progress_handler(lambda: int(time.monotonic() > deadline), 2000)
+        connection.set_progress_handler(lambda: int(time.monotonic() > deadline), PROGRESS_STEPS)
         try:
             return connection.execute(sql, params).fetchall()
         except sqlite3.OperationalError as error:

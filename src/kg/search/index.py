@@ -23,7 +23,7 @@ import pyoxigraph as ox
 
 from ..errors import BuildError
 from .documents import Document, Facts, affected, all_documents, document
-from .text import TOKENIZER, trigrams, words
+from .text import TOKENIZER, trigrams, word_count
 
 INDEX_FILE = "search.sqlite"
 FORMAT = "1"
@@ -42,20 +42,18 @@ CREATE TABLE grams(gram TEXT NOT NULL, length INTEGER NOT NULL, term TEXT NOT NU
 """
 
 
-def lift(doc: Document, average: float) -> float:
+def counts(doc: Document) -> tuple[int, int]:
+    """(words without the context, all words) of a document, as FTS5's bm25 counts a row's length."""
+    core = sum(word_count(text) for text in (doc.name, doc.title, doc.topics))
+    return core, core + word_count(doc.context)
+
+
+def lift(core: int, total: int, average: float) -> float:
     """What undoes the context's share of bm25's length normalisation (FTS5 counts a row's words in all columns,
     so a person with many organisations and roles would rank below a bare co-author of the same name): the ratio
     of bm25's denominators for one occurrence with and without the context words."""
-    core = sum(len(words(text)) for text in (doc.name, doc.title, doc.topics))
-    total = core + len(words(doc.context))
     average = max(average, 1.0)
     return (1 + K1 * (1 - B + B * total / average)) / (1 + K1 * (1 - B + B * core / average))
-
-
-def _average(documents: list[Document]) -> float:
-    """The average words per document, as FTS5's bm25 sees them (all columns)."""
-    total = sum(len(words(t)) for d in documents for t in (d.name, d.title, d.topics, d.context))
-    return total / max(len(documents), 1)
 
 
 def _insert(connection: sqlite3.Connection, documents: Iterable[Document], average: float) -> int:
@@ -64,7 +62,8 @@ def _insert(connection: sqlite3.Connection, documents: Iterable[Document], avera
     for doc in documents:
         cursor = connection.execute(
             "INSERT INTO docs(iri, kind, path, label, detail, year, orgs, lift) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (doc.iri, doc.kind, doc.path, doc.label, doc.detail, doc.year, "\n".join(doc.orgs), lift(doc, average)))
+            (doc.iri, doc.kind, doc.path, doc.label, doc.detail, doc.year, "\n".join(doc.orgs),
+             lift(*counts(doc), average)))
         connection.execute("INSERT INTO fts(rowid, name, title, topics, context) VALUES (?, ?, ?, ?, ?)",
                            (cursor.lastrowid, doc.name, doc.title, doc.topics, doc.context))
         count += 1
@@ -97,7 +96,7 @@ def write_index(store: ox.Store, target: Path, id_space: str) -> int:
         connection.executescript(SCHEMA)
         connection.execute("BEGIN")
         documents = list(all_documents(store, id_space))
-        average = _average(documents)
+        average = sum(counts(d)[1] for d in documents) / max(len(documents), 1)
         connection.execute("INSERT INTO meta VALUES ('format', ?), ('id_space', ?), ('average', ?)",
                            (FORMAT, id_space, str(average)))
         count = _insert(connection, documents, average)

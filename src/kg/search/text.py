@@ -29,6 +29,15 @@ def words(text: str) -> list[str]:
     return _WORD.findall(fold(text))
 
 
+def word_count(text: str) -> int:
+    """How many words a text holds (as FTS5 counts them for bm25's length; nothing is folded).
+
+    >>> word_count("TVM: An End-to-End Compiler")
+    6
+    """
+    return len(_WORD.findall(text))
+
+
 def phrase(word: str, prefix: bool = False) -> str:
     """One word as an FTS5 string (quoted, so no word is read as an operator), optionally as a prefix."""
     return '"' + word.replace('"', '""') + '"' + ("*" if prefix and len(word) >= MIN_PREFIX else "")

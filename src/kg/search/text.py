@@ -16,6 +16,8 @@ def fold(text: str) -> str:
     >>> fold("José Müller-Øster")
     'jose muller-øster'
     """
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 

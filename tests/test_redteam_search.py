@@ -194,8 +194,20 @@ def test_a_refused_search_is_a_page(client: FlaskClient, monkeypatch: pytest.Mon
         raise error
 
     monkeypatch.setattr(StoreHandle, "execute", refuse)
+    monkeypatch.setattr("kg.server.pages.fulltext.search_index", lambda handle: None)  # a version without an index
     response = client.get("/search?q=xiao", headers={"Accept": "text/html"})
     text = response.get_data(as_text=True)
     assert response.status_code == 503 and response.mimetype == "text/html"
     assert response.headers.get("Retry-After") == retry
     assert str(error) in text and 'type="search"' in text and "Traceback" not in text
+
+
+def test_a_search_past_its_time_limit_is_a_page(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index's searches are stopped past KG_SEARCH_TIMEOUT: 503, HTML or JSON, without a trace."""
+    def slow(self: object, *args: object) -> None:
+        raise QueryTimeout("the search took longer than 1 s; use longer words")
+
+    monkeypatch.setattr("kg.search.reader.SearchIndex.search", slow)
+    response = client.get("/search?q=xiao", headers={"Accept": "text/html"})
+    assert response.status_code == 503 and "took longer than 1 s" in response.get_data(as_text=True)
+    assert client.get("/search?q=xiao&format=json").get_json()["status"] == 503

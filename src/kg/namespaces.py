@@ -153,6 +153,7 @@ class KG(DefinedNamespace):
     triplesAdded: URIRef
     triplesRemoved: URIRef
     entitiesUnlisted: URIRef
+    matches: URIRef
 
 
 

@@ -28,6 +28,7 @@ from ..reasoning.rules import LocalRules, compile_rules, has_joins, unsupported_
 from ..records import read_records_dir
 from ..resolution import BuildWarning, Conflict, Linking, Resolution, duplicate_errors, link, repeated_authors, resolve
 from ..resolution.links import KeptApart
+from ..search import derived_index_step, index_step
 from ..sources import DataFiles, read_data_dir, require_data_dir
 from ..store import OPTIMIZE_KEY, log_graphs, write_store
 from ..store.lock import write_lock
@@ -285,7 +286,9 @@ def _incremental(config: Config, mapped: MappedGraphs, ontology: Graph, state: B
         changes.update(log.diff())
         metadata["changes"] = log.changes.metadata()
     metadata.update(built_at=_now(), triples=triples)
-    location = write_diff(config.store, source, changes, metadata)
+    subjects = {t.subject for change in changes.values() for t in change.old ^ change.new}
+    finish = derived_index_step(source, minter.id_space, subjects, metadata) if config.search_index else None
+    location = write_diff(config.store, source, changes, metadata, finish)
     stage("store", f"checkpoint + {sum(len(c.old ^ c.new) for c in changes.values())} changed quads")
     state.counts, state.version = triples, location.name
     return str(location), triples
@@ -312,7 +315,9 @@ def _full(config: Config, mapped: MappedGraphs, ontology: Graph, reasoner: str, 
         records = log.finish() if log is not None else {}
         if log is not None:
             metadata["changes"] = log.changes.metadata()
-        location = str(write_store(config.store, {**graphs, **{URIRef(g): t for g, t in records.items()}}, metadata))
+        finish = index_step(minter.id_space, metadata) if config.search_index else None
+        location = str(write_store(config.store, {**graphs, **{URIRef(g): t for g, t in records.items()}}, metadata,
+                                   finish))
     stage("store", "full write" if config.remote else f"full write, optimized in {metadata.get(OPTIMIZE_KEY, 0):.2f} s")
     return location, triples
 

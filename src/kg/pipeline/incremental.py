@@ -32,6 +32,7 @@ from ..namespaces import OWL
 from ..reasoning import is_meaningful
 from ..reasoning.rules import LocalRules, Triple
 from ..store import METADATA_FILE, derive_version, is_log_graph
+from ..store.embedded import Finish
 from ..terms import from_ox, to_ox, triple_to_ox
 
 STATE_FILE = "state.json"
@@ -199,8 +200,10 @@ def most_graphs(changed: set[str], total: int) -> bool:
     return len(changed) > 2 * LARGE_CHANGE * max(total, 1)
 
 
-def write_diff(store_dir: Path, source: Path, changes: dict[str, GraphChange], metadata: dict[str, Any]) -> Path:
-    """A new store version: a checkpoint of ``source`` plus each graph's change; the default graph stays the merge."""
+def write_diff(store_dir: Path, source: Path, changes: dict[str, GraphChange], metadata: dict[str, Any],
+               finish: Finish | None = None) -> Path:
+    """A new store version: a checkpoint of ``source`` plus each graph's change; the default graph stays the merge
+    (finish: kg.store's step completing the version, the search index)."""
     def apply(store: ox.Store) -> None:
         default = ox.DefaultGraph()
         gone: set[ox.Triple] = set()
@@ -221,4 +224,4 @@ def write_diff(store_dir: Path, source: Path, changes: dict[str, GraphChange], m
             if not any(isinstance(q.graph_name, ox.NamedNode) for q in holders):
                 store.remove(ox.Quad(triple.subject, triple.predicate, triple.object, default))
 
-    return derive_version(store_dir, source, apply, metadata)
+    return derive_version(store_dir, source, apply, metadata, finish=finish)

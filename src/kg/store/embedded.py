@@ -189,8 +189,13 @@ def optimize(oxstore: ox.Store, metadata: dict[str, Any]) -> None:
     metadata[OPTIMIZE_KEY] = round(time.perf_counter() - start, 3)
 
 
-def write_store(store_dir: Path, graphs: dict[URIRef, Any], metadata: dict[str, Any]) -> Path:
-    """Write graphs into a fresh store version, compact it and switch the store symlink to it atomically.
+Finish = Callable[[ox.Store, Path], None]  # adds files to a version before it becomes current (the search index)
+
+
+def write_store(store_dir: Path, graphs: dict[URIRef, Any], metadata: dict[str, Any],
+                finish: Finish | None = None) -> Path:
+    """Write graphs into a fresh store version, compact it, run finish(store, version directory) and switch the
+    store symlink to it atomically.
 
     The metadata written with it gains ``OPTIMIZE_KEY`` (the dictionary passed in is updated).
     """
@@ -205,6 +210,8 @@ def write_store(store_dir: Path, graphs: dict[URIRef, Any], metadata: dict[str, 
         oxstore = ox.Store(str(target))
         _fill(oxstore, graphs, bulk=True)
         optimize(oxstore, metadata)
+        if finish is not None:
+            finish(oxstore, target)
         del oxstore
         (target / METADATA_FILE).write_text(json.dumps(metadata, indent=2, sort_keys=True), encoding="utf-8")
         swap_symlink(store_dir, target.name)
@@ -236,9 +243,11 @@ def fsync_tree(root: Path, skip_shared: bool = False) -> None:
 
 
 def derive_version(store_dir: Path, source: Path, apply: Callable[[ox.Store], object], metadata: dict[str, Any],
-                   files: dict[str, str] | None = None, keep_seconds: float = RECENT_SECONDS) -> Path:
+                   files: dict[str, str] | None = None, keep_seconds: float = RECENT_SECONDS,
+                   finish: Finish | None = None) -> Path:
     """Write ``STORE.v<N+1>`` as a checkpoint of the version ``source`` (hard links, not a rewrite) changed by
-    ``apply(ox.Store)``, flush it to disk, then switch the store symlink to it in one rename. It is not compacted:
+    ``apply(ox.Store)`` and completed by ``finish(ox.Store, directory)``, flush it to disk, then switch the store
+    symlink to it in one rename. It is not compacted:
     compacting rewrites the shared files (0.4 s at 100k, seconds at 1M, and a full copy on disk per version).
 
     Until the rename nothing is visible; a failure or a crash before it leaves the current version serving.
@@ -254,6 +263,8 @@ def derive_version(store_dir: Path, source: Path, apply: Callable[[ox.Store], ob
         oxstore = ox.Store(str(target))
         apply(oxstore)
         oxstore.flush()
+        if finish is not None:
+            finish(oxstore, target)
         del oxstore
         (target / METADATA_FILE).write_text(json.dumps(metadata, indent=2, sort_keys=True), encoding="utf-8")
         for name, text in (files or {}).items():

@@ -14,9 +14,9 @@ One write, under the store's write lock (``fcntl.flock``, so one writer at a tim
    graph always equals a full re-reasoning and inferences whose support was deleted disappear;
 6. record the difference from the YAML sources in ``<data>/edits/edits.nq`` (see kg.edits), so that
    `kg build` replays it, with a marker that lets the next write undo it if the switch below never happens;
-7. write the next store version as a checkpoint of the current one plus the quad difference, flush it to disk
-   and switch the store symlink in one rename (kg.store.derive_version). Readers see the old version or the
-   new one; a crash at any moment leaves a complete version behind the link.
+7. write the next store version (a checkpoint of the current one plus the quad difference, and its search index
+   with the entities the change touches re-indexed), flush it to disk and switch the store symlink in one rename
+   (kg.store.derive_version). Readers see the old version or the new one; a crash leaves a complete version.
 
 A full disk or quota (ENOSPC, EDQUOT, EFBIG) at any step raises DiskFull (507): the edits file is put back,
 the half-written version and every temporary file are removed, and the current version keeps serving.
@@ -36,16 +36,11 @@ import pyoxigraph as ox
 from rdflib import Graph
 
 from ..config import Config
-from ..edits import (
-    GraphNames,
-    edits_file,
-    pending_edits,
-    read_edits,
-    recover_edits,
-)
+from ..edits import GraphNames, edits_file, pending_edits, read_edits, recover_edits
 from ..errors import BadQuery, DiskFull, GraphNotFound, KgError, NetworkRefused, UpdateTooLarge, WriteRejected
 from ..iris import Minter
 from ..reasoning import infer
+from ..search import derived_index_step
 from ..sparql_syntax import explain
 from ..store import derive_version
 from ..store.lock import write_lock
@@ -217,10 +212,12 @@ class Writer:
             raise DiskFull(DISK_FULL) from None
 
     def _derive(self, source: Path, apply: Callable[[ox.Store], None], metadata: dict[str, Any],
-                keys: list[str]) -> Path:
-        """Write and switch to the next local store version (nothing of it is left behind if that fails)."""
+                keys: list[str], changed: list[ox.Quad]) -> Path:
+        """Write and switch to the next local store version and its index (nothing is left behind on failure)."""
+        subjects, space = {q.subject for q in changed}, Minter(str(metadata["base"])).id_space
+        finish = derived_index_step(source, space, subjects, metadata) if self.config.search_index else None
         files = {VIOLATIONS_FILE: json.dumps(keys, indent=0)}
-        return derive_version(self.config.store.absolute(), source, apply, metadata, files).resolve()
+        return derive_version(self.config.store.absolute(), source, apply, metadata, files, finish=finish).resolve()
 
     def _write(self, *changes: Change) -> WriteResult:
         """The steps of a write under the write lock: copy, apply and reconcile, validate, reason, persist, commit."""
@@ -315,7 +312,7 @@ class Writer:
             if self.config.remote:
                 target = self._push_remote(names.base, named, dict(metadata, violation_keys=keys))
             else:
-                target = self._derive(snapshot.path, apply, metadata, keys)
+                target = self._derive(snapshot.path, apply, metadata, keys, removals + additions)
         with self._guard:
             self._before = {str(target): frozenset(keys)}
             self._snapshot = Snapshot(target, metadata, named, default)

@@ -24,9 +24,11 @@ from flask import Flask, url_for
 
 from ...formats import Format
 from ...negotiation import negotiate
+from ...search.matches import uses_matches
 from ..floor.caches import CACHE_CONTROL
 from ..floor.cors import cors_headers
 from ..floor.handle import StoreHandle
+from ..floor.searching import matching_iris
 from ..sparql.answers import NOT_KEPT, RAISED, answer_formats, answer_tag, checked_query, query_job
 from ..sparql.operation import operation_from, query_params
 from .fastpath import SPARQL_PATHS, StartResponse, WsgiApp
@@ -75,7 +77,8 @@ class QueryFastPath:
             fmt = negotiate(environ.get("HTTP_ACCEPT"), answer_formats(checked.form), operation.format)
             if fmt in VIEW_ONLY_FORMATS:
                 return None
-            return query_job(self.config, operation, self.endpoint_url(environ), fmt, checked.volatile), fmt
+            hits = matching_iris(self.handle) if uses_matches(operation.text) else None
+            return query_job(self.config, operation, self.endpoint_url(environ), fmt, checked.volatile, hits), fmt
         except Exception:  # noqa: BLE001 - refused or odd (a bad Host...): the view answers, with its error or page
             return None
 

@@ -27,12 +27,12 @@ from ..floor.handle import get_config, get_store, handle
 from ..floor.links import FORMAT_LABELS, instances_href, iri_for, linkable, page_url
 from .dataset import dataset_jsonld, statistics
 from .directory import entities, kind_href, people_directory
+from .fulltext import search_response, suggest_response
 from .moved import missing
 from .organizations import organization_view
 from .pictures import publication
 from .prefetch import prefetch
 from .resources import BIBTEX_TYPE, PAGE_FORMATS, TWIN_FORMATS, Reader, compact, describe, statement_rows, twin
-from .search import render_search
 from .structured import schema_jsonld
 from .views import base_view, organization_kind, person_view, work_view
 
@@ -273,13 +273,15 @@ def people() -> Response:
 
 @bp.route("/search", methods=["GET"])
 def search() -> Response:
-    """Search names and titles: GET /search?q=… (one bounded query under the query limits, kg.server.pages.search)"""
-    alternates = home_alternates()
-    page = render_search(handle(), reader(), request.args.get("q", ""), alternates)
-    response = html(page.body, alternates, page.status)
-    if page.retry_after is not None:
-        response.headers["Retry-After"] = str(page.retry_after)
-    return response
+    """Search the full-text index: GET /search?q=…&kind=…&year=…&org=…&page=…, HTML or JSON
+    (kg.server.pages.fulltext)."""
+    return search_response(handle(), reader(), request, home_alternates())
+
+
+@bp.route("/search/suggest", methods=["GET"])
+def suggest() -> Response:
+    """Autocomplete: GET /search/suggest?q=… answers the best few matches as JSON (kg.server.pages.fulltext)."""
+    return suggest_response(handle(), request)
 
 
 __all__ = ["bp"]

@@ -1,4 +1,5 @@
-"""Name search (/search?q=…) as one bounded SPARQL query, run where /sparql queries run.
+"""Name search as one bounded SPARQL query, run where /sparql queries run: /search for a store version without a
+full-text index (a remote store, a store written by other means; kg.server.pages.fulltext uses the index otherwise).
 
 The query keeps the resources whose name, alternate name or title contains the search text (lower-cased on both
 sides), ranks them by kind (people, publications, organisations, venues, projects, the rest) and match quality
@@ -10,7 +11,7 @@ here: kind, match quality, more statements first, then label; the first ``SEARCH
 labels and details, read from the store for those only.
 
 Bounded, not exhaustive: past ``SEARCH_CANDIDATES`` matches, the page says there are more, and statement counts
-rank only the candidates kept (a ranked full-text index is to come).
+rank only the candidates kept.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from ...config import Config
 from ...formats import Format
 from ...query.results import formats_for
 from ...query.wire import QueryJob
+from ...search.matches import Hits, expand_matches
 from ...sparql_text import check_query, query_form, volatile
 from ..floor.caches import QUERY_FORMS
 from .operation import Operation
@@ -45,9 +46,12 @@ def answer_formats(form: str) -> tuple[Format, ...]:
     return tuple(formats_for(form)) + (Format.HTML,)
 
 
-def query_job(config: Config, operation: Operation, base_iri: str, fmt: Format, volatile: bool) -> QueryJob:
-    """The job that answers a query operation in a negotiated format (HTML: a preview of the first rows)."""
-    return QueryJob(text=operation.text, base_iri=base_iri, default_graphs=operation.default_graphs,
+def query_job(config: Config, operation: Operation, base_iri: str, fmt: Format, volatile: bool,
+              hits: Hits | None = None) -> QueryJob:
+    """The job that answers a query operation in a negotiated format (HTML: a preview of the first rows), each
+    ``?x kg:matches "text"`` replaced by the search index's hits (kg.search.matches)."""
+    return QueryJob(text=expand_matches(operation.text, hits), base_iri=base_iri,
+                    default_graphs=operation.default_graphs,
                     named_graphs=operation.named_graphs, dataset=operation.has_dataset,
                     format=WIRE_FORMATS.get(fmt, fmt).name, max_results=config.max_results,
                     timeout=config.query_timeout, preview=config.html_rows if fmt is Format.HTML else 0,

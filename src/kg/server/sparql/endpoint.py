@@ -20,11 +20,13 @@ from ...formats import GRAPH_FORMATS, Format
 from ...negotiation import negotiate
 from ...query.results import serialize_rdf
 from ...query.wire import QueryJob
+from ...search.matches import uses_matches
 from ...store import triple_counts
 from ..floor.caches import mark, not_modified
 from ..floor.cors import add_cors_headers
 from ..floor.graphs import ox_triples
 from ..floor.handle import get_config, get_store, handle
+from ..floor.searching import matching_iris
 from .answers import NOT_KEPT, RAISED, answer_formats, answer_tag, checked_query, query_job
 from .operation import Operation, read_operation
 from .query_page import render_results_html
@@ -96,7 +98,8 @@ def answer_query(operation: Operation) -> BaseResponse:
             return page
         raise
     fmt = negotiate(request.headers.get("Accept"), answer_formats(checked.form), operation.format)
-    job = query_job(config, operation, endpoint_url(), fmt, checked.volatile)
+    job = query_job(config, operation, endpoint_url(), fmt, checked.volatile,
+                    matching_iris(handle()) if uses_matches(operation.text) else None)
     tag = answer_tag(job, handle().version()) if request.method == "GET" and not job.volatile else None
     if tag is not None:
         early = not_modified(tag, vary=True)

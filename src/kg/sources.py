@@ -282,17 +282,25 @@ def read_data_dir(root: Path, max_bytes: int | None = None) -> DataFiles:
     Messages name each file under root as the caller wrote root (data/profiles/x.yaml for --data data,
     /some/where/data/profiles/x.yaml for --data /some/where/data), so the path always opens the file meant.
     """
+    limit = max_source_bytes() if max_bytes is None else max_bytes
+    reference = read_reference(root, limit)
+    profiles = [read_yaml(f, str(f), limit) for f in profile_files(root)]
+    return DataFiles(root, reference["organizations"], reference["venues"], profiles)
+
+
+def read_reference(root: Path, limit: int) -> dict[str, YamlDocument | None]:
+    """organizations.yaml and venues.yaml under root, each None when absent (SourceError when root is missing)."""
     if not root.is_dir():
         raise SourceError(Location(root), "data directory not found; pass --data DIR")
-    limit = max_source_bytes() if max_bytes is None else max_bytes
-    reference = {}
-    for name in ("organizations", "venues"):
-        file = root / f"{name}.yaml"
-        reference[name] = read_yaml(file, str(file), limit) if file.exists() else None
+    return {name: read_yaml(root / f"{name}.yaml", str(root / f"{name}.yaml"), limit)
+            if (root / f"{name}.yaml").exists() else None for name in ("organizations", "venues")}
+
+
+def profile_files(root: Path) -> list[Path]:
+    """The profile files under root/profiles (*.yaml and *.yml, sorted); SourceError for x.yaml beside x.yml."""
     profile_dir = root / "profiles"
     files = sorted(f for pattern in PROFILE_PATTERNS for f in profile_dir.glob(pattern)) if profile_dir.is_dir() else []
     stems = [f.stem for f in files]
     for twin in sorted({f for f in files if stems.count(f.stem) > 1}, key=lambda f: f.suffix)[:1]:
         raise SourceError(Location(twin), f"{twin.stem}.yaml and {twin.stem}.yml are the same profile; keep one")
-    profiles = [read_yaml(f, str(f), limit) for f in files]
-    return DataFiles(root, reference["organizations"], reference["venues"], profiles)
+    return files

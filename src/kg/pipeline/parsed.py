@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..atomic_files import write_atomically
-from ..errors import Location, SourceError, SourceErrors
+from ..errors import SourceError, SourceErrors
 from ..mapping.cache import code_version
 from ..model import Corpus, Organization, Profile, Venue
 from ..parsing import parse_organizations, parse_profile, parse_venues
 from ..source_files import max_source_bytes
-from ..sources import PROFILE_PATTERNS, read_yaml
+from ..sources import profile_files, read_reference, read_yaml
 
 INDEX = "index.pkl"
 RACY_NS = 2_000_000_000  # a file changed this close to its last read is read again (coarse file-system clocks)
@@ -131,18 +131,9 @@ class ParseCache:
 
 def read_corpus(root: Path, cache: ParseCache, max_bytes: int | None = None) -> tuple[Corpus, str]:
     """read_data_dir + parse_corpus with unchanged profiles cached (same result and errors); corpus, reference sha."""
-    if not root.is_dir():
-        raise SourceError(Location(root), "data directory not found; pass --data DIR")
     limit = max_source_bytes() if max_bytes is None else max_bytes
-    documents = {}
-    for name in ("organizations", "venues"):
-        file = root / f"{name}.yaml"
-        documents[name] = read_yaml(file, str(file), limit) if file.exists() else None
-    profile_dir = root / "profiles"
-    files = sorted(f for pattern in PROFILE_PATTERNS for f in profile_dir.glob(pattern)) if profile_dir.is_dir() else []
-    stems = [f.stem for f in files]
-    for twin in sorted({f for f in files if stems.count(f.stem) > 1}, key=lambda f: f.suffix)[:1]:
-        raise SourceError(Location(twin), f"{twin.stem}.yaml and {twin.stem}.yml are the same profile; keep one")
+    documents = read_reference(root, limit)
+    files = profile_files(root)
     parsed = [cache.profile(file, str(file), limit) for file in files]  # a read error stops here, as in kg.sources
     errors: list[SourceError] = []
     orgs: tuple[Organization, ...] = ()

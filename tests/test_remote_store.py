@@ -170,6 +170,11 @@ def _page_paths(store: Store) -> list[str]:
     return PAGES + ["/page/" + row[0].value.split("/id/", 1)[1] for row in rows]
 
 
+def _found(page: str) -> set[str]:
+    """The pages a search results page links to."""
+    return set(re.findall(r'href="(/page/[^"#?]+)"', page.split("<main", 1)[-1]))
+
+
 def test_pages_are_the_same(remote_config_built: Config, client: FlaskClient, store: Store) -> None:
     remote = _app(remote_config_built)
     for path in _page_paths(store):
@@ -178,6 +183,9 @@ def test_pages_are_the_same(remote_config_built: Config, client: FlaskClient, st
         if path.endswith(".ttl"):
             assert_isomorphic(Graph().parse(data=actual.data, format="turtle"),
                               Graph().parse(data=expected.data, format="turtle"))
+        elif path.startswith("/search"):  # no full-text index on a remote store: names and titles by substring,
+            found = _found(actual.get_data(as_text=True))  # which the index (research areas too) finds as well
+            assert set() != found <= _found(expected.get_data(as_text=True)), path
         else:
             assert actual.get_data(as_text=True) == expected.get_data(as_text=True), path
 

@@ -34,10 +34,12 @@ class Labelled:
     lines: list[str]
     labels: list[str]
     source: str
+    owner: str = ""
 
 
 def split_of_text(text: str) -> str:
-    """'heldout' for 3 of 16 values of the first hex digit of the string's sha256, else 'dev' (fixed before training)."""
+    """'heldout' for 3 of 16 values of the first hex digit of the string's sha256, else 'dev' (fixed before
+    training)."""
     return "heldout" if hashlib.sha256(text.encode()).hexdigest()[0] in "012" else "dev"
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from field_data import Labelled
 
 from kg.importers.pipeline.fields import MODEL, Fields, assemble, tag_tokens
-from kg.importers.pipeline.tokens import tokenize
+from kg.importers.pipeline.tokens import own_words, tokenize
 from kg.importers.venues import Reference
 from kg.resolution import normalize_name
 
@@ -57,7 +57,7 @@ def score(entries: list[Labelled], ref: Reference, model: Path = MODEL) -> Score
     scores = Scores()
     for entry in entries:
         tokens = tokenize(entry.lines)
-        predicted = tag_tokens(tokens, ref, set(), model) or []
+        predicted = tag_tokens(tokens, entry.lines, ref, own_words(entry.owner), model) or []
         gold = entry.labels
         scores.entries += 1
         scores.exact += predicted == gold

@@ -93,7 +93,8 @@ def csl_item(pub: dict[str, Any], key: str) -> dict[str, Any]:
                             "author": [{"family": _mark(_AUTHOR + k, name_parts(a)[0]), "given": name_parts(a)[1]}
                                        for k, a in enumerate(pub["authors"][:40])]}
     if pub.get("venue"):
-        item["publisher" if item["type"] in ("book", "thesis", "report") else "container-title"] = _mark(2, pub["venue"])
+        where = "publisher" if item["type"] in ("book", "thesis", "report") else "container-title"
+        item[where] = _mark(2, pub["venue"])
     if pub.get("year"):
         item["issued"] = {"date-parts": [[int(pub["year"])]]}
     digest = int(hashlib.sha256(pub["title"].encode()).hexdigest()[:8], 16)
@@ -230,26 +231,33 @@ def render_csl(pubs: list[dict[str, Any]], style_name: str) -> Iterator[Labelled
         text, labels, authors = _char_labels(marked)
         if not text.strip():
             continue
-        yield Labelled([text], _label_tokens(text, labels, authors, pub), f"csl:{style_name}")
+        owner = name_parts(pub["authors"][int(hashlib.sha256(text.encode()).hexdigest()[:6], 16) % len(pub["authors"])])
+        yield Labelled([text], _label_tokens(text, labels, authors, pub), f"csl:{style_name}", f"{owner[1]} {owner[0]}")
 
 
 Piece = tuple[str, str]  # text and the label of its characters ('B-author' marks the first character only)
 
 _RANKS = ("CCF-A", "CCF-B", "CORE A*", "Q1", "SCI", "Top Conference", "Oral")
 _LINKS = (("[PDF]", "[Code]"), ("PDF", "Code", "Slides"), ("Paper", "|", "Code", "|", "Video"), ("abs", "bib", "pdf"),
-          ("[paper]", "[project page]", "[arXiv]"), ("(PDF)",), ("DOI",), ("[Link]",), ("Preprint", "PDF", "Cite"))
+          ("[paper]", "[project page]", "[arXiv]"), ("(PDF)",), ("DOI",), ("[Link]",), ("Preprint", "PDF", "Cite"),
+          ("ABS", "ARXIV", "BIB", "HTML", "PDF", "CODE"), ("Abstract", "PDF", "DOI"))
 _STATUS = ("(In prep.)", "(Submitted)", "Under review", "(in press)", "Submitted", "In preparation", "Working paper",
            "(accepted)", "Forthcoming")
 _AWARDS = ("Best Paper Award", "🏆 Best Paper Honorable Mention", "Best Student Paper", "Outstanding Paper Award")
 _NOTES = ("Oral", "(Oral)", "Spotlight", "Oral presentation", "(Spotlight)", "Poster", "Journal article",
           "(* equal contribution)")
+_PROSE = ("We study {} and show that a simple method works well in practice …",
+          "This paper introduces {}, evaluated on three public data sets.",
+          "In this work we examine how {} changes under realistic conditions, and what follows for practice.",
+          "Abstract: {} remains hard; we propose a new approach and report its results.")
 _MONTHS = ("Jan", "Feb", "March", "April", "May", "June", "Jul", "August", "Sep", "October", "Nov", "December")
 
 
 def _name(written: str, style: int, own: bool, rng: random.Random) -> str:
     family, given, marks = name_parts(written)
     initials = " ".join(w[0] + "." for w in re.split(r"[\s]+", given) if w[:1].isalpha())
-    name = [f"{given} {family}", f"{initials} {family}", f"{family}, {initials}", f"{family} {initials.replace('. ', '')[:-1] if initials else ''}",
+    compact = initials.replace(". ", "")[:-1] if initials else ""
+    name = [f"{given} {family}", f"{initials} {family}", f"{family}, {initials}", f"{family} {compact}",
             f"{family} {given}"][style].strip(" ,")
     if rng.random() < 0.1:
         marks += rng.choice(MARKS)
@@ -257,10 +265,9 @@ def _name(written: str, style: int, own: bool, rng: random.Random) -> str:
     return f"**{name}**" if own and rng.random() < 0.5 else name
 
 
-def _authors(pub: dict[str, Any], rng: random.Random) -> list[Piece]:
+def _authors(pub: dict[str, Any], own: int, rng: random.Random) -> list[Piece]:
     style = rng.choice((0, 0, 0, 1, 1, 2, 3, 4))
     names = pub["authors"]
-    own = rng.randrange(len(names))
     rendered = [_name(a, style, k == own, rng) for k, a in enumerate(names)]
     cut: str | None = None
     if len(rendered) > 5 and rng.random() < 0.4:
@@ -326,15 +333,20 @@ def render_layout(pub: dict[str, Any], rng: random.Random) -> Labelled:
                          (date, "year"), (("", "", ")", ".")[form], "other")]
     if status and not any(label == "status" for _, label in venue_pieces):
         venue_pieces += [(" ", "other"), (status, "status")]
-    authors = _authors(pub, rng)
+    own = rng.randrange(len(pub["authors"]))
+    authors = _authors(pub, own, rng)
     extras: list[list[Piece]] = []
     if rng.random() < 0.45:
-        links = rng.choice(_LINKS)
-        extras.append([(" ".join(links), "links")])
+        links = " ".join(rng.choice(_LINKS))
+        extras.append([(links.upper() if rng.random() < 0.3 else links, "links")])
     if rng.random() < 0.05:
         extras.append([(rng.choice(_AWARDS), "award")])
     if rng.random() < 0.08:
         extras.append([(rng.choice(_NOTES), "note")])
+    if rng.random() < 0.1:
+        words = title.lower().rstrip(".").split()
+        rng.shuffle(words)
+        extras.insert(0, [(rng.choice(_PROSE).format(" ".join(words[:8])), "note")])
     badge = _badge(pub.get("venue") or "", year, rng) if rng.random() < 0.25 else None
     rank = rng.choice(_RANKS) if badge and rng.random() < 0.4 else None
     badge_pieces: list[Piece] = []
@@ -391,7 +403,8 @@ def render_layout(pub: dict[str, Any], rng: random.Random) -> Labelled:
             chars += [label] + ["I-author" if label == "B-author" else label] * (len(piece) - 1)
         char_lines.append((text, chars))
     texts, labels = from_chars(char_lines)
-    return Labelled(texts, labels, f"layout:{order}")
+    family, given, _ = name_parts(pub["authors"][own])
+    return Labelled(texts, labels, f"layout:{order}", f"{given} {family}")
 
 
 def renderings(pubs: list[dict[str, Any]], styles: list[str], per_style: int, layouts: int, seed: int

@@ -27,7 +27,7 @@ from field_eval import score  # noqa: E402
 from field_render import csl_styles, harvested, render_layout, renderings, style_split  # noqa: E402
 
 from kg.importers.pipeline.fields import LABELS, MODEL  # noqa: E402
-from kg.importers.pipeline.tokens import entry_features, tokenize  # noqa: E402
+from kg.importers.pipeline.tokens import entry_features, own_words, tokenize  # noqa: E402
 from kg.importers.venues import Reference  # noqa: E402
 
 DEV_STYLES, PER_STYLE, LAYOUTS = 90, 40, 5000
@@ -60,7 +60,7 @@ def train(entries: list[Labelled], out: Path, ref: Reference) -> None:
         if len(tokens) != len(entry.labels) or not tokens:
             continue
         assert all(label in LABELS for label in entry.labels), entry
-        trainer.append(entry_features(tokens, ref, set()), entry.labels)
+        trainer.append(entry_features(tokens, entry.lines, ref, own_words(entry.owner)), entry.labels)
     trainer.set_params({"c1": 0.05, "c2": 0.005, "max_iterations": 120, "feature.minfreq": 2,
                         "feature.possible_transitions": True})
     trainer.train(str(out))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..names import ELISIONS, split_marks
 from ..venues import Reference
-from .tokens import Token, entry_features, tokenize
+from .tokens import Token, entry_features, own_words, tokenize
 
 MODEL = Path(__file__).with_name("fields.crfsuite")
 LABELS = ("title", "B-author", "I-author", "venue", "year", "status", "volume", "links", "award", "note", "other")
@@ -57,19 +57,21 @@ def _tagger(path: Path) -> object | None:
     return tagger
 
 
-def tag_tokens(tokens: list[Token], ref: Reference, keys: set[str], model: Path = MODEL) -> list[str] | None:
-    """The most likely label of each token, or None when no model is installed."""
+def tag_tokens(tokens: list[Token], lines: list[str], ref: Reference, owner: set[str], model: Path = MODEL
+               ) -> list[str] | None:
+    """The most likely label of each token (`owner`: the words of the page owner's name), or None when no model is
+    installed."""
     tagger = _tagger(model)
     if tagger is None:
         return None
     if not tokens:
         return []
-    return list(tagger.tag(entry_features(tokens, ref, keys)))  # type: ignore[attr-defined]
+    return list(tagger.tag(entry_features(tokens, lines, ref, owner)))  # type: ignore[attr-defined]
 
 
 def _text(tokens: list[Token], lines: list[str]) -> str:
     """The text a run of tokens covers, as written on each line, lines joined by a space."""
-    parts: list[str] = []
+    parts: list[tuple[int, int, int]] = []
     for token in tokens:
         if parts and parts[-1][0] == token.line:
             parts[-1] = (token.line, parts[-1][1], token.end)
@@ -111,9 +113,10 @@ def _clean(text: str) -> str:
 
 
 def read_fields(lines: list[str], ref: Reference, keys: set[str], model: Path = MODEL) -> Fields | None:
-    """The fields of one entry, or None when no model is installed."""
+    """The fields of one entry (`keys`: the owner's name keys, names.person_keys), or None when no model is
+    installed."""
     tokens = tokenize(lines)
-    labels = tag_tokens(tokens, ref, keys, model)
+    labels = tag_tokens(tokens, lines, ref, {w for key in keys for w in own_words(key)}, model)
     if labels is None:
         return None
     return assemble(tokens, labels, lines)
@@ -125,13 +128,13 @@ def assemble(tokens: list[Token], labels: list[str], lines: list[str]) -> Fields
     by_kind: dict[str, list[str]] = {}
     for kind, text in runs:
         by_kind.setdefault(kind, []).append(text)
-    titles = [_clean(t) for t in by_kind.get("title", [])]
+    titles = [t for t in (_clean(t) for t in by_kind.get("title", [])) if t]
     venues = sorted((_clean(v) for v in by_kind.get("venue", []) if _clean(v)), key=len, reverse=True)
     authors = tuple(a for a in (_author(t) for t in by_kind.get("author", [])) if a is not None)
     year = next((int(m.group(0)) for t in by_kind.get("year", []) for m in [_YEAR.search(t)] if m), None)
     links = tuple(w for t in by_kind.get("links", []) for w in re.findall(r"[A-Za-z][\w ]*[A-Za-z]|https?://\S+", t))
     return Fields(
-        title=max(titles, key=len) if titles and max(titles, key=len) else None,
+        title=max(titles, key=len) if titles else None,
         authors=authors,
         venue=venues[0] if venues else None,
         badge=venues[1] if len(venues) > 1 else None,

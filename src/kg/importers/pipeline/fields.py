@@ -17,6 +17,7 @@ LABELS = ("title", "B-author", "I-author", "venue", "year", "status", "volume", 
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _CUT = re.compile(r"^(?:and\s+)?\d+\s+(?:more|other)\s+authors?\.?$|^(?:et\s+al\.?|…|\.\.\.|others)$", re.I)
 _EDGE = " ,;:.&|/-–—"
+_BRIDGED = {"title", "venue", "status", "award", "note"}
 
 
 @dataclass(frozen=True)
@@ -80,8 +81,20 @@ def _text(tokens: list[Token], lines: list[str]) -> str:
     return " ".join(lines[line][start:end] for line, start, end in parts)
 
 
+def _bridged(tokens: list[Token], labels: list[str]) -> list[str]:
+    """Labels where one punctuation token labelled `other` between two tokens of the same field joins that field
+    ('GROUNDHOG : Grounding ...' stays one title)."""
+    out = list(labels)
+    for k in range(1, len(labels) - 1):
+        before, after = labels[k - 1], labels[k + 1]
+        if labels[k] == "other" and before == after and before in _BRIDGED and not tokens[k].text.isalnum():
+            out[k] = before
+    return out
+
+
 def _runs(tokens: list[Token], labels: list[str]) -> list[tuple[str, list[Token]]]:
     """Consecutive tokens of one field (each B-author starts a new run)."""
+    labels = _bridged(tokens, labels)
     runs: list[tuple[str, list[Token]]] = []
     for token, label in zip(tokens, labels, strict=True):
         kind = "author" if label.endswith("-author") else label

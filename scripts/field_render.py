@@ -128,7 +128,7 @@ def _char_labels(marked: str) -> tuple[str, list[str | None], list[int | None]]:
 
 
 def _given_like(word: str, given: str) -> bool:
-    words = {w.strip(".").lower() for w in re.split(r"[\s.-]+", given) if w}
+    words = {w.strip(".").lower() for w in re.split(r"[\s.-]+", given) + given.split() if w}
     initials = {w[:1].lower() for w in words}
     bare = word.strip(".")
     if bare.lower() in words or word == "-":
@@ -151,7 +151,8 @@ def _label_tokens(text: str, labels: list[str | None], authors: list[int | None]
             while end + 1 < len(words) and who[end + 1] == n:
                 end += 1
             before = k
-            while before > 0 and out[before - 1] is None and _given_like(words[before - 1], givens[n]):
+            while before > 0 and out[before - 1] is None and _given_like(words[before - 1], givens[n]) and (
+                    words[before - 1] != "-" or before >= 2 and _given_like(words[before - 2], givens[n])):
                 before -= 1
             if before < k:
                 for i in range(before, k):
@@ -227,7 +228,7 @@ def render_csl(pubs: list[dict[str, Any]], style_name: str) -> Iterator[Labelled
     except Exception:  # noqa: BLE001 - a style citeproc-py does not support is skipped
         return
     for pub, marked in rendered:
-        marked = re.sub(r"^\s*(?:\[\d+\]|\d+\.)\s*", "", " ".join(marked.split()))
+        marked = re.sub(r"^\s*(?:\[\d+\]|\d+\s*[-.)]?)\s*", "", " ".join(marked.split()))
         text, labels, authors = _char_labels(marked)
         if not text.strip():
             continue

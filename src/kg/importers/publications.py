@@ -62,8 +62,10 @@ def read_publications(lines: list[Line], ref: Reference, keys: set[str], legend:
 
     rules = parse_publications(lines, ref, keys, legend)
     model = labelled_reading(lines, ref, keys, legend)
-    if model is None or _score(model) <= _score(rules):
-        chosen, refined = rules, parse_publications(lines, ref, keys, legend, refine)
-    else:
+    chosen: Reading = rules
+    refined: Reading | None
+    if model is not None and _score(model) > _score(rules):
         chosen, refined = model, labelled_reading(lines, ref, keys, legend, refine)
+    else:
+        refined = parse_publications(lines, ref, keys, legend, refine)
     return refined if refined is not None and _score(refined) >= _score(chosen) else chosen

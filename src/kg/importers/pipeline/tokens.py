@@ -133,7 +133,7 @@ def entry_features(tokens: list[Token], lines: list[str], ref: Reference, owner:
     own = [own_features(t, ref, owner) for t in tokens]
     per_line = line_features(lines)
     depths = _bracket_depths(tokens)
-    lines = max((t.line for t in tokens), default=0) + 1
+    count = max((t.line for t in tokens), default=0) + 1
     out: list[Features] = []
     n = len(tokens)
     for k, token in enumerate(tokens):
@@ -141,7 +141,7 @@ def entry_features(tokens: list[Token], lines: list[str], ref: Reference, owner:
         if token.line < len(per_line):
             f.update(per_line[token.line])
         f["bias"] = 1.0
-        f["line"] = str(min(token.line, 4)) + "/" + str(min(lines, 5))
+        f["line"] = str(min(token.line, 4)) + "/" + str(min(count, 5))
         f["pos"] = str(min(k, 3)) if k < 4 else ("end" if n - k <= 2 else f"r{int(5 * k / n)}")
         if token.first:
             f["line_first"] = 1.0

@@ -16,7 +16,7 @@ MODEL = Path(__file__).with_name("fields.crfsuite")
 LABELS = ("title", "B-author", "I-author", "venue", "year", "status", "volume", "links", "award", "note", "other")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _CUT = re.compile(r"^(?:and\s+)?\d+\s+(?:more|other)\s+authors?\.?$|^(?:et\s+al\.?|…|\.\.\.|others)$", re.I)
-_EDGE = " ,;:.&|/-–—"
+_SEPARATORS = " ,;:&|/-–—"
 _BRIDGED = {"title", "venue", "status", "award", "note"}
 
 
@@ -107,18 +107,48 @@ def _runs(tokens: list[Token], labels: list[str]) -> list[tuple[str, list[Token]
 
 def _author(text: str) -> Author | None:
     """An author from its run's text: separators and bold marks off, 'Last, F.' turned round, marks apart."""
-    text = re.sub(r"^(?:and|&)\s+", "", text.replace("**", "").strip(_EDGE + " ")).strip(_EDGE)
-    text = re.sub(r"\s+(?:and|&)$", "", text).strip(_EDGE)
+    text = re.sub(r"^(?:and|&)\s+", "", text.replace("**", "").strip(_SEPARATORS)).strip(_SEPARATORS)
+    text = re.sub(r"\s+(?:and|&)$", "", text).strip(_SEPARATORS)
+    text = re.sub(r"(?<=[^\W\d_]{2})\.$", "", text).strip(_SEPARATORS)
     if not text:
         return None
     if _CUT.match(text) or text.lower() in ELISIONS:
         return Author("...", elision=True)
     name, marks = split_marks(text)
-    name = name.strip(_EDGE)
+    name = re.sub(r"(?<=[^\W\d_]{2})\.$", "", name.strip(_SEPARATORS)).strip(_SEPARATORS)
     if "," in name:
         family, _, given = name.partition(",")
         name = f"{given.strip()} {family.strip()}".strip()
     return Author(" ".join(name.split()), "".join(marks.split())) if name else None
+
+
+def _one_author_list(tokens: list[Token], labels: list[str]) -> list[str]:
+    """Labels with one author list: the longest stretch of authors stays; a stray name elsewhere joins the title
+    that follows it on its line ('Quiet Rivers: Sediment ...' read as a name and a title), else becomes other."""
+    spans: list[list[int]] = []  # token ranges of author stretches
+    k = 0
+    while k < len(labels):
+        if labels[k].endswith("-author"):
+            begin = k
+            while k < len(labels) and labels[k].endswith("-author"):
+                k += 1
+            spans.append([begin, k])
+        else:
+            k += 1
+    if len(spans) < 2:
+        return labels
+    keep = max(spans, key=lambda span: sum(labels[j] == "B-author" for j in range(*span)))
+    out = list(labels)
+    for begin, end in spans:
+        if [begin, end] == keep:
+            continue
+        after = end
+        while after < len(out) and out[after] == "other" and not tokens[after].text.isalnum():
+            after += 1
+        joins = after < len(out) and out[after] == "title" and tokens[after].line == tokens[end - 1].line
+        for j in range(begin, after if joins else end):
+            out[j] = "title" if joins else "other"
+    return out
 
 
 def _clean(text: str) -> str:
@@ -137,7 +167,7 @@ def read_fields(lines: list[str], ref: Reference, keys: set[str], model: Path = 
 
 def assemble(tokens: list[Token], labels: list[str], lines: list[str]) -> Fields:
     """The fields that labelled tokens spell out."""
-    runs = [(kind, _text(run, lines)) for kind, run in _runs(tokens, labels)]
+    runs = [(kind, _text(run, lines)) for kind, run in _runs(tokens, _one_author_list(tokens, labels))]
     by_kind: dict[str, list[str]] = {}
     for kind, text in runs:
         by_kind.setdefault(kind, []).append(text)

@@ -132,7 +132,11 @@ def _one_author_list(tokens: list[Token], labels: list[str]) -> list[str]:
             begin = k
             while k < len(labels) and labels[k].endswith("-author"):
                 k += 1
-            spans.append([begin, k])
+            if spans and k - 1 >= begin and begin - spans[-1][1] <= 2 and all(
+                    labels[j] == "other" for j in range(spans[-1][1], begin)):
+                spans[-1][1] = k  # 'X a Y': a word between two names the model left out, still one list
+            else:
+                spans.append([begin, k])
         else:
             k += 1
     if len(spans) < 2:

@@ -24,7 +24,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import pycrfsuite  # noqa: E402
 from field_data import Labelled, references  # noqa: E402
 from field_eval import score  # noqa: E402
-from field_render import csl_styles, harvested, render_layout, renderings, style_split  # noqa: E402
+from field_layouts import render_layout, renderings  # noqa: E402
+from field_render import csl_styles, harvested, style_split  # noqa: E402
 
 from kg.importers.pipeline.fields import LABELS, MODEL  # noqa: E402
 from kg.importers.pipeline.tokens import entry_features, own_words, tokenize  # noqa: E402

@@ -33,9 +33,10 @@ def scripts() -> Iterator[dict[str, ModuleType]]:
     try:
         import field_data
         import field_eval
+        import field_layouts
         import field_render
 
-        yield {"data": field_data, "eval": field_eval, "render": field_render}
+        yield {"data": field_data, "eval": field_eval, "render": field_render, "layouts": field_layouts}
     finally:
         sys.path.remove(str(PROJECT_ROOT / "scripts"))
 
@@ -59,12 +60,12 @@ def test_heldout_references(scripts: dict[str, ModuleType], ref: Reference) -> N
 
 def test_heldout_renderings(scripts: dict[str, ModuleType], ref: Reference) -> None:
     require_shared("import-exclusions.txt")
-    render = scripts["render"]
+    render, layouts = scripts["render"], scripts["layouts"]
     pubs = render.harvested("heldout")
     rng = random.Random(7)
     styles = rng.sample([s for s in render.csl_styles() if render.style_split(s) == "heldout"], 10)
-    sets = {"csl_unseen_styles": render.renderings(pubs, styles, 15, 0, 7),
-            "layouts": [render.render_layout(rng.choice(pubs), rng) for _ in range(300)]}
+    sets = {"csl_unseen_styles": layouts.renderings(pubs, styles, 15, 0, 7),
+            "layouts": [layouts.render_layout(rng.choice(pubs), rng) for _ in range(300)]}
     for name, entries in sets.items():
         assert len(entries) >= 100, name
         figures = scripts["eval"].score(entries, ref).summary()

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from .citation import PubParts
 from .labeller import label_lines
 from .labeller.assemble import block_of, records_of
-from .pubs import finish, legend_lines, link_targets, parse_publications
+from .model_fields import model_parts
+from .pubs import Refine, finish, legend_lines, link_targets, parse_publications
 from .records import Item, Line
 from .venues import Reference
 
 Reading = tuple[list[Item], list[Item], list[Line], set[int]]
 
 
-def labelled_reading(lines: list[Line], ref: Reference, keys: set[str], legend: str) -> Reading | None:
-    """Publications written, entries left out, prose lines and lines used, as the line labeller reads the list."""
+def labelled_reading(lines: list[Line], ref: Reference, keys: set[str], legend: str, refine: Refine | None = None
+                     ) -> Reading | None:
+    """Publications written, entries left out, prose lines and lines used, as the line labeller reads the list
+    (each entry's fields by the rules, or by `refine` where it gives a reading)."""
     labelled = label_lines(lines, ref, keys)
     if labelled is None:
         return None
@@ -23,7 +27,8 @@ def labelled_reading(lines: list[Line], ref: Reference, keys: set[str], legend: 
     written: list[Item] = []
     left_out: list[Item] = []
     for record in records:
-        pub, item = finish(record.parts, block_of(record), ref, legend, link_targets(record.lines))
+        parts = (refine(record.lines, record.parts) if refine else None) or record.parts
+        pub, item = finish(parts, block_of(record), ref, legend, link_targets(record.lines))
         (written if pub else left_out).append(item)
         used.update(line.index for line in record.lines)
     prose = [line for line in other if line not in legends]
@@ -49,9 +54,18 @@ def _score(reading: Reading) -> tuple[int, int, int]:
 
 
 def read_publications(lines: list[Line], ref: Reference, keys: set[str], legend: str) -> Reading:
-    """The better of the two readings of a publication list; the rules win a tie."""
+    """The better of the rules' and the line labeller's readings of a publication list (the rules win a tie), then
+    the same entries with the field model reading those whose fields the rules could not complete, kept when that
+    is as good."""
+    def refine(entry: list[Line], parts: PubParts) -> PubParts | None:
+        return model_parts(entry, parts, ref, keys)
+
     rules = parse_publications(lines, ref, keys, legend)
     model = labelled_reading(lines, ref, keys, legend)
-    if model is None or _score(model) <= _score(rules):
-        return rules
-    return model
+    chosen: Reading = rules
+    refined: Reading | None
+    if model is not None and _score(model) > _score(rules):
+        chosen, refined = model, labelled_reading(lines, ref, keys, legend, refine)
+    else:
+        refined = parse_publications(lines, ref, keys, legend, refine)
+    return refined if refined is not None and _score(refined) >= _score(chosen) else chosen

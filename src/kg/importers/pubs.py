@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -24,6 +25,7 @@ from .prose import find_metrics
 from .records import Item, Line
 from .venues import Reference
 
+Refine = Callable[[list[Line], PubParts], PubParts | None]  # an entry's lines and rule reading -> another reading
 YEAR_HEADING = re.compile(r"^#*\s*((?:19|20)\d\d)\s*:?$")
 _PUB_KINDS = {"conference", "conferences", "journal", "journals", "workshop", "workshops", "preprint", "preprints",
               "paper", "papers", "publications", "publication", "articles", "article", "proceedings", "chapters",
@@ -322,9 +324,10 @@ def link_targets(lines: list[Line]) -> dict[str, str]:
             if href.startswith(("http://", "https://"))}
 
 
-def parse_publications(lines: list[Line], ref: Reference, keys: set[str], legend: str
+def parse_publications(lines: list[Line], ref: Reference, keys: set[str], legend: str, refine: Refine | None = None
                        ) -> tuple[list[Item], list[Item], list[Line], set[int]]:
-    """Publications written, entries left out, prose lines, and the indexes of the lines used."""
+    """Publications written, entries left out, prose lines, and the indexes of the lines used (each entry's fields
+    by the rules, or by `refine` where it gives a reading)."""
     blocks, prose, used = blocks_of(lines)
     legends = legend_lines(prose)
     legend = " ".join([legend] + [p.text for p in legends])
@@ -341,6 +344,8 @@ def parse_publications(lines: list[Line], ref: Reference, keys: set[str], legend
                 entries = joined
                 entries[0].lines = [line.no for line in block.lines]
         for parts in entries:
+            if refine is not None:
+                parts = refine([line for line in block.lines if line.no in parts.lines], parts) or parts
             pub, item = finish(parts, block, ref, legend, urls)
             (written if pub else left_out).append(item)
         used.update(line.index for line in block.lines)

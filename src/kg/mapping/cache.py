@@ -161,9 +161,10 @@ class MapStats:
 class MapCache:
     """Entries under one folder (``<store parent>/cache/build/map``); None disables caching."""
 
-    def __init__(self, folder: Path | None) -> None:
+    def __init__(self, folder: Path | None, resident: bool = False) -> None:
         self.folder = folder
         self.used: set[str] = set()
+        self.memory: dict[str, Entry] | None = {} if resident else None  # a resident builder's entries
 
     def key(self, profile: Profile, minter: Minter, reference_sha: str) -> str:
         """The entry key of a profile (everything but resolution answers); not where the file lies or how --data was
@@ -173,6 +174,8 @@ class MapCache:
 
     def load(self, key: str) -> Entry | None:
         """The entry under a key, or None (missing or unreadable)."""
+        if self.memory is not None and key in self.memory:
+            return self.memory[key]
         if self.folder is None:
             return None
         try:
@@ -180,20 +183,31 @@ class MapCache:
                 entry = pickle.load(handle)
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, ValueError):
             return None
-        return entry if isinstance(entry, Entry) else None
+        if not isinstance(entry, Entry):
+            return None
+        if self.memory is not None:
+            self.memory[key] = entry
+        return entry
 
     def save(self, key: str, entry: Entry) -> None:
         """Write an entry atomically (temporary file, then one rename)."""
+        if self.memory is not None:
+            self.memory[key] = entry
         if self.folder is None:
             return
         write_atomically(self.folder / f"{key}.pkl", pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL))
 
     def prune(self) -> None:
-        """Remove the entries the last build did not use (call after a successful build)."""
+        """Remove the entries the last build did not use (call after a successful build); the next build starts
+        counting its own."""
+        used, self.used = self.used, set()
+        if self.memory is not None:
+            for key in set(self.memory) - used:
+                del self.memory[key]
         if self.folder is None or not self.folder.is_dir():
             return
         for path in self.folder.glob("*.pkl"):
-            if path.stem not in self.used:
+            if path.stem not in used:
                 path.unlink(missing_ok=True)
 
 

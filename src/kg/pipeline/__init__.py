@@ -126,9 +126,13 @@ def _map_linked(config: Config) -> tuple[LinkedData, MappedGraphs]:
     return data, replay_edits(config, mapped)  # accepted HTTP edits (data/edits/edits.nq, see kg.edits)
 
 
-def _map_cached(config: Config, cache: MapCache) -> tuple[LinkedData, MappedGraphs, MapStats]:
-    """map_data before the edits are replayed, with unchanged profiles read from the build cache."""
-    data = read_linked(config, ParseCache(build_cache(config) / "parsed" if not config.remote else None))
+def _map_cached(config: Config, cache: MapCache, parsed: ParseCache | None = None
+                ) -> tuple[LinkedData, MappedGraphs, MapStats]:
+    """map_data before the edits are replayed, with unchanged profiles read from the build cache (or parsed, a
+    resident builder's cache kept in memory)."""
+    if parsed is None:
+        parsed = ParseCache(build_cache(config) / "parsed" if not config.remote else None)
+    data = read_linked(config, parsed)
     mapped, stats = map_corpus_cached(data.corpus, Minter(config.base), data.resolution, data.reference_sha, cache,
                                       data.linking)
     return data, mapped, stats
@@ -179,14 +183,23 @@ def peak_memory_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def build(config: Config, progress: Progress | None = None, reasoner: str = "rules") -> BuildResult:
+@dataclass
+class BuildCaches:
+    """The parse and map caches a resident builder (kg.pipeline.resident) keeps in memory between builds."""
+
+    parsed: ParseCache
+    mapped: MapCache
+
+
+def build(config: Config, progress: Progress | None = None, reasoner: str = "rules",
+          caches: BuildCaches | None = None) -> BuildResult:
     """Run the whole pipeline and swap the new store in; any failure leaves the old store untouched."""
     require_data_dir(config.data)  # before the lock: a missing data/ must leave no .kg/ behind
     with write_lock(config.store):  # one writer at a time: HTTP writes (kg.writes) wait for the build
-        return _build(config, progress, reasoner)
+        return _build(config, progress, reasoner, caches)
 
 
-def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildResult:
+def _build(config: Config, progress: Progress | None, reasoner: str, caches: BuildCaches | None) -> BuildResult:
     say = progress or (lambda message: None)
     started = precise_now()
     timings: dict[str, float] = {}
@@ -202,8 +215,8 @@ def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildRes
 
     local = not config.remote
     folder = build_cache(config)
-    cache = MapCache(folder / "map" if local else None)
-    data, raw, stats = _map_cached(config, cache)
+    cache = caches.mapped if caches is not None else MapCache(folder / "map" if local else None)
+    data, raw, stats = _map_cached(config, cache, caches.parsed if caches is not None else None)
     corpus, warnings = data.corpus, data.warnings
     mapped = replay_edits(config, raw)  # accepted HTTP edits (data/edits/edits.nq, see kg.edits)
     stage("map", f"{stats.cached} of {stats.profiles} profiles cached")

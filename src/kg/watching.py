@@ -24,7 +24,9 @@ def describe(outcome: Outcome, shown: set[str] | None = None) -> tuple[list[str]
         head = f"rebuild failed in {outcome.seconds:.2f} s{cause}; the previous version keeps serving:"
         return [], [head, *outcome.errors]
     result = outcome.result
-    lines = [f"rebuilt in {outcome.seconds:.2f} s{cause}: {result.location} ({sum(result.triples.values())} triples)"]
+    stages = ", ".join(f"{name} {seconds:.2f}" for name, seconds in result.seconds.items())
+    lines = [f"rebuilt in {outcome.seconds:.2f} s ({stages}){cause}: {result.location} "
+             f"({sum(result.triples.values())} triples)"]
     warnings = [str(w) for w in result.warnings] + [v.text() for v in result.report.warnings]
     known = shown if shown is not None else set()
     lines += [w for w in warnings if w not in known]

@@ -40,6 +40,7 @@ from .checking import validate_build, validate_full
 from .incremental import (
     BuildState,
     GraphChange,
+    TripleSets,
     current_version,
     graph_changes,
     inferred_change,
@@ -225,7 +226,8 @@ def _build(config: Config, progress: Progress | None, reasoner: str, caches: Bui
            else graph_digest(graph) for iri, graph in mapped.graphs.items()}
     state = BuildState("", uuid.uuid4().hex, config.base, graph_digest(ontology), reasoner, ids, {})
     shapes = load_turtle_dir(config.shapes)
-    report, how = validate_build(config, mapped, shapes, ontology, state, folder)
+    sets = TripleSets()  # the changed graphs' triples, converted once for validation, the change record, reasoning
+    report, how = validate_build(config, mapped, shapes, ontology, state, folder, sets)
     screened = screen(mapped, report, Minter(config.base),
                       lambda m: validate_full(config, m, shapes, ontology, _regraphed(state, ids, m)))
     mapped, report = screened.mapped, screened.report
@@ -237,8 +239,8 @@ def _build(config: Config, progress: Progress | None, reasoner: str, caches: Bui
     metadata: dict[str, object] = {"base": config.base, "profiles": len(corpus.profiles), "build_id": state.build_id,
                                    "sources": {str(k): v for k, v in sorted(mapped.sources.items())}, "graph_ids": ids,
                                    "quarantined": metadata_quarantine}
-    log = pending_log(config, mapped, ids, state.build_id, started)  # kg.pipeline.changes: what changed
-    written = _incremental(config, mapped, ontology, state, metadata, stage, log) if local else None
+    log = pending_log(config, mapped, ids, state.build_id, started, sets)  # kg.pipeline.changes: what changed
+    written = _incremental(config, mapped, ontology, state, metadata, stage, log, sets) if local else None
     if written is None:
         written = _full(config, mapped, ontology, reasoner, metadata, stage, log)
         state.counts, state.version = written[1], Path(written[0]).name
@@ -264,7 +266,8 @@ def _regraphed(state: BuildState, ids: dict[str, str], mapped: MappedGraphs) -> 
 
 
 def _incremental(config: Config, mapped: MappedGraphs, ontology: Graph, state: BuildState, metadata: dict[str, object],
-                 stage: Callable[..., None], log: PendingLog | None) -> tuple[str, dict[str, int]] | None:
+                 stage: Callable[..., None], log: PendingLog | None,
+                 sets: TripleSets | None = None) -> tuple[str, dict[str, int]] | None:
     """Reason and store only what changed since the last build (kg.pipeline.incremental), or None when that is not
     exact."""
     previous = load_state(build_cache(config))
@@ -282,7 +285,7 @@ def _incremental(config: Config, mapped: MappedGraphs, ontology: Graph, state: B
                if state.graphs.get(iri) != previous.graphs.get(iri)}
     if most_graphs(changed, len(previous.graphs)):
         return None  # every graph re-mapped (a new kg version, say): one full pass is several times faster
-    changes = graph_changes(oxstore, changed, mapped.graphs)
+    changes = graph_changes(oxstore, changed, mapped.graphs, sets, str(source))
     asserted_total = sum(n for iri, n in previous.counts.items() if iri not in (inferred_iri, ontology_iri))
     if is_large(changes, asserted_total) or uses_equality(oxstore, changes):
         return None  # owl:sameAs joins triples: the local path would not be exact

@@ -100,11 +100,42 @@ class GraphChange:
     new: set[ox.Triple]
 
 
-def graph_changes(store: ox.Store, changed: Iterable[str], graphs: dict[URIRef, Graph]) -> dict[str, GraphChange]:
-    """Old triples (from the store) and new ones (from the build) of each changed graph."""
+class TripleSets:
+    """The changed graphs' triples as pyoxigraph sets, read and converted once per build (validation, reasoning
+    and the change record all compare them): old ones by store version and graph, new ones by mapped graph."""
+
+    def __init__(self) -> None:
+        self.old: dict[tuple[str, str], set[ox.Triple]] = {}
+        self.new: dict[int, tuple[Graph, set[ox.Triple]]] = {}  # by id(graph), the graph kept so the id stays its
+
+    def old_of(self, store: ox.Store, version: str, iri: str) -> set[ox.Triple]:
+        """A named graph's triples in a store version (version: what names it, its directory)."""
+        key = (version, iri)
+        if key not in self.old:
+            self.old[key] = _triples(store, iri)
+        return self.old[key]
+
+    def new_of(self, graph: Graph | None) -> set[ox.Triple]:
+        """A mapped graph's triples (none for a graph the build no longer has)."""
+        if graph is None:
+            return set()
+        found = self.new.get(id(graph))
+        if found is None or found[0] is not graph:
+            found = (graph, {_ox(t) for t in graph})
+            self.new[id(graph)] = found
+        return found[1]
+
+
+def graph_changes(store: ox.Store, changed: Iterable[str], graphs: dict[URIRef, Graph],
+                  sets: TripleSets | None = None, version: str = "") -> dict[str, GraphChange]:
+    """Old triples (from the store) and new ones (from the build) of each changed graph (from sets when given, the
+    store being the version named version)."""
     result = {}
     for iri in sorted(changed):
         graph = graphs.get(URIRef(iri))
+        if sets is not None:
+            result[iri] = GraphChange(set(sets.old_of(store, version, iri)), set(sets.new_of(graph)))
+            continue
         new = {_ox(t) for t in graph} if graph is not None else set()
         result[iri] = GraphChange(_triples(store, iri), new)
     return result

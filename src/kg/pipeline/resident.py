@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..config import Config
-from ..errors import KgError, SourceErrors, ValidationFailed
+from ..errors import KgError, SourceError, SourceErrors, ValidationFailed
 from ..mapping.cache import MapCache
 from ..store.status import BuildStatus, clear_status, write_status
 from . import BuildCaches, BuildResult, Progress, build, build_cache
@@ -40,6 +40,8 @@ def error_lines(error: KgError | OSError) -> list[str]:
     """A failed build's errors, one per line, as kg build prints them."""
     if isinstance(error, SourceErrors):
         return [str(e) for e in error.errors]
+    if isinstance(error, SourceError):
+        return [str(error)]
     if isinstance(error, ValidationFailed):
         return [v.text() for v in error.report.errors]
     return [f"error: {error}"]

@@ -118,9 +118,10 @@ def _shown(page: str, new: str, since: float) -> float:
     return time.perf_counter()
 
 
-def _rebuilds(log: Path) -> list[float]:
-    """The seconds of each rebuild a kg serve --watch log reports, in order."""
-    return [float(m) for m in re.findall(r"^rebuilt in ([0-9.]+) s", log.read_text(encoding="utf-8"), re.M)]
+def _rebuilds(log: Path) -> list[tuple[float, float, str]]:
+    """(wall seconds, CPU seconds, stages) of each rebuild a kg serve --watch log reports, in order."""
+    found = re.findall(r"^rebuilt in ([0-9.]+) s \(CPU ([0-9.]+) s; ([^)]*)\)", log.read_text(encoding="utf-8"), re.M)
+    return [(float(wall), float(cpu), stages) for wall, cpu, stages in found]
 
 
 class Run:
@@ -165,9 +166,10 @@ class Run:
             server.terminate()
             server.wait(timeout=60)
             log.close()
-        medians = {key: round(statistics.median(r[key] for r in rows), 3) for key in ("edit_to_page", "build")}
+        medians = {key: round(statistics.median(r[key] for r in rows), 3)
+                   for key in ("edit_to_page", "build", "build_cpu")}
         print(f"[{self.mode}] median over {len(rows)} edits: edit to page {medians['edit_to_page']:.2f} s, "
-              f"build {medians['build']:.2f} s", flush=True)
+              f"build {medians['build']:.2f} s (CPU {medians['build_cpu']:.2f} s)", flush=True)
         return {"full_build": round(full, 3), "medians": medians, "edits": rows}
 
     def _edit(self, base: str, slugs: dict[str, list[str]], number: int, path: Path, kind: str,
@@ -187,12 +189,14 @@ class Run:
             while len(_rebuilds(log_path)) <= before and time.monotonic() < deadline:
                 time.sleep(0.05)
             found = _rebuilds(log_path)
-            build = found[before] if len(found) > before else float("nan")
+            build, build_cpu, stages = found[before] if len(found) > before else (float("nan"), float("nan"), "")
+        else:
+            build_cpu = _cpu() - cpu
         row = {"kind": kind, "profile": path.name, "page": page, "edit_to_page": round(shown - saved, 3),
-               "build": round(build, 3), "build_cpu": round(_cpu() - cpu, 3), "stages": stages,
-               "shown": shown - built < 60}
-        print(f"[{self.mode}] {kind:8} {path.name}: {shown - saved:6.2f} s to the page (build {build:.2f} s)  "
-              f"{stages}", flush=True)
+               "build": round(build, 3), "build_cpu": round(build_cpu, 3), "stages": stages,
+               "shown": shown - built < 60, "load": os.getloadavg()[0]}
+        print(f"[{self.mode}] {kind:8} {path.name}: {shown - saved:6.2f} s to the page (build {build:.2f} s, CPU "
+              f"{build_cpu:.2f} s, load {row['load']:.1f})  {stages}", flush=True)
         return row
 
 

@@ -98,20 +98,21 @@ def test_a_series_of_incremental_builds_equals_a_clean_build(tmp_path: Path, mon
     profiles = sorted((tmp_path / "data" / "profiles").glob("*.yaml"))
     assert len(profiles) >= 5
     removed = profiles[2].read_text(encoding="utf-8")
-    steps: list[Callable[[], None]] = [
-        lambda: _edit(profiles[0], _retitle(" Revisited")),
-        lambda: _edit(profiles[1], _rename),
-        lambda: profiles[2].unlink(),
-        lambda: (profiles[3].touch(), _edit(profiles[4], _retitle(" Again"))),
-        lambda: _same_size_rewrite(profiles[0]),
-        lambda: _edit(profiles[3], _identify("0000-0002-1825-0097", "10.7554/elife.01567")),
-        lambda: (profiles[2].write_text(removed, encoding="utf-8"), _edit(profiles[2], _retitle(" Restored"))),
-        lambda: _edit(profiles[3], _identify("0000-0001-5109-3700", "10.1000/182")),
-        lambda: (_edit(profiles[1], _rename), profiles[4].unlink()),
-        lambda: _edit(profiles[3], lambda d: d["publications"].pop(0)),
+    steps: list[list[Callable[[], object]]] = [  # each a list of changes made before one rebuild
+        [lambda: _edit(profiles[0], _retitle(" Revisited"))],
+        [lambda: _edit(profiles[1], _rename)],
+        [profiles[2].unlink],
+        [profiles[3].touch, lambda: _edit(profiles[4], _retitle(" Again"))],
+        [lambda: _same_size_rewrite(profiles[0])],
+        [lambda: _edit(profiles[3], _identify("0000-0002-1825-0097", "10.7554/elife.01567"))],
+        [lambda: profiles[2].write_text(removed, encoding="utf-8"), lambda: _edit(profiles[2], _retitle(" Restored"))],
+        [lambda: _edit(profiles[3], _identify("0000-0001-5109-3700", "10.1000/182"))],
+        [lambda: _edit(profiles[1], _rename), profiles[4].unlink],
+        [lambda: _edit(profiles[3], lambda d: d["publications"].pop(0))],
     ]
     for step in steps:
-        step()
+        for change in step:
+            change()
         lines = builds.run()
         assert any(line.startswith("reason") and "incremental" in line for line in lines), lines
     if builds.resident is not None:  # the unchanged profiles came from memory: one entry per profile, no more

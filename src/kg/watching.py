@@ -25,7 +25,7 @@ def describe(outcome: Outcome, shown: set[str] | None = None) -> tuple[list[str]
         return [], [head, *outcome.errors]
     result = outcome.result
     stages = ", ".join(f"{name} {seconds:.2f}" for name, seconds in result.seconds.items())
-    lines = [f"rebuilt in {outcome.seconds:.2f} s ({stages}){cause}: {result.location} "
+    lines = [f"rebuilt in {outcome.seconds:.2f} s (CPU {outcome.cpu:.2f} s; {stages}){cause}: {result.location} "
              f"({sum(result.triples.values())} triples)"]
     warnings = [str(w) for w in result.warnings] + [v.text() for v in result.report.warnings]
     known = shown if shown is not None else set()

@@ -33,6 +33,8 @@ from . import MappedGraphs, ProfileMapper, default_linking, map_records, provena
 
 FORMAT = 2
 _MISSING = ("missing",)
+_UNASKED, _NO_ANSWER = object(), object()
+NetOrigins = tuple[dict[URIRef, Origin], dict[URIRef, Origin]]  # assigned, set by default (MapCache.net_origins)
 
 
 @lru_cache(maxsize=1)
@@ -107,17 +109,24 @@ class RecordingResolution:
         return self._lookup("work", title)
 
 
-def answers_match(reads: dict[tuple[str, str], Any], resolution: Resolution) -> bool:
-    """Whether every recorded lookup gives the same answer on this resolution."""
-    for (name, key), value in reads.items():
-        try:
-            if name in RecordingResolution.TABLES:
-                current = getattr(resolution, name).get(key, _MISSING)
-            else:
-                current = getattr(resolution, name)(key)
-        except KeyError:
-            return False
-        if current != value:
+def answers_match(reads: dict[tuple[str, str], Any], resolution: Resolution,
+                  answers: dict[tuple[str, str], Any] | None = None) -> bool:
+    """Whether every recorded lookup gives the same answer on this resolution (answers: those already asked of it,
+    shared by the entries of one build, since profiles name the same people, venues and organisations)."""
+    known = answers if answers is not None else {}
+    for read, value in reads.items():
+        current = known.get(read, _UNASKED)
+        if current is _UNASKED:
+            name, key = read
+            try:
+                if name in RecordingResolution.TABLES:
+                    current = getattr(resolution, name).get(key, _MISSING)
+                else:
+                    current = getattr(resolution, name)(key)
+            except KeyError:
+                current = _NO_ANSWER
+            known[read] = current
+        if current is _NO_ANSWER or current != value:
             return False
     return True
 
@@ -165,6 +174,7 @@ class MapCache:
         self.folder = folder
         self.used: set[str] = set()
         self.memory: dict[str, Entry] | None = {} if resident else None  # a resident builder's entries
+        self.nets: dict[str, tuple[tuple[str, bool], Any, Entry, NetOrigins]] = {}  # their net origins
 
     def key(self, profile: Profile, minter: Minter, reference_sha: str) -> str:
         """The entry key of a profile (everything but resolution answers); not where the file lies or how --data was
@@ -197,6 +207,30 @@ class MapCache:
             return
         write_atomically(self.folder / f"{key}.pkl", pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL))
 
+    def net_origins(self, key: str, entry: Entry, profile: Profile, cached: bool) -> NetOrigins:
+        """What a profile's origin operations do to the origins table, in two parts: the nodes assigned (their last
+        assignment wins over anything before) and the rest set by default (kept only where no earlier profile set
+        them); kept in memory for a resident builder while the entry, the profile's file and its lines are the
+        same objects."""
+        file, lines = profile.origin.file, profile.origin.lines
+        known = self.nets.get(key) if self.memory is not None else None
+        if known is not None and known[0] == (file, cached) and known[1] is lines and known[2] is entry:
+            return known[3]
+        assigned: dict[URIRef, Origin] = {}
+        defaults: dict[URIRef, Origin] = {}
+        for assign, text, (written, path), line in entry.origin_ops:
+            node = _uri(text) if type(text) is str else text
+            origin = Origin(file if cached else written, path, line, lines)
+            if assign:
+                assigned[node] = origin
+                defaults.pop(node, None)
+            elif node not in assigned:
+                defaults.setdefault(node, origin)
+        net = (assigned, defaults)
+        if self.memory is not None:
+            self.nets[key] = ((file, cached), lines, entry, net)
+        return net
+
     def prune(self) -> None:
         """Remove the entries the last build did not use (call after a successful build); the next build starts
         counting its own."""
@@ -204,6 +238,8 @@ class MapCache:
         if self.memory is not None:
             for key in set(self.memory) - used:
                 del self.memory[key]
+            for key in set(self.nets) - used:
+                del self.nets[key]
         if self.folder is None or not self.folder.is_dir():
             return
         for path in self.folder.glob("*.pkl"):
@@ -297,11 +333,12 @@ def map_corpus_cached(corpus: Corpus, minter: Minter, resolution: Resolution, re
                       cache: MapCache, linking: Linking | None = None) -> tuple[MappedGraphs, MapStats]:
     """map_corpus (kg.mapping) with unchanged profiles read from the cache; the result is the same."""
     result, stats = with_reference(corpus, minter, reference_sha256), MapStats(profiles=len(corpus.profiles))
+    answers: dict[tuple[str, str], Any] = {}
     for profile in corpus.profiles:
         graph_iri = minter.graph(f"profile/{profile.id}")
         key = cache.key(profile, minter, reference_sha256)
         entry = cache.load(key)
-        cached = entry is not None and answers_match(entry.reads, resolution)
+        cached = entry is not None and answers_match(entry.reads, resolution, answers)
         if entry is not None and cached:
             stats.cached += 1
             graph: Graph = LazyGraph(entry.triples, entry.count)
@@ -310,14 +347,9 @@ def map_corpus_cached(corpus: Corpus, minter: Minter, resolution: Resolution, re
             if all(file == profile.origin.file for _, _, (file, _), _ in entry.origin_ops):
                 cache.save(key, entry)
         cache.used.add(key)
-        lines = profile.origin.lines
-        for assign, text, (file, path), line in entry.origin_ops:
-            node = _uri(text) if type(text) is str else text
-            origin = Origin(profile.origin.file if cached else file, path, line, lines)
-            if assign:
-                result.origins[node] = origin
-            else:
-                result.origins.setdefault(node, origin)
+        assigned, defaults = cache.net_origins(key, entry, profile, cached)
+        result.origins.update(assigned)
+        result.origins.update((node, defaults[node]) for node in defaults.keys() - result.origins.keys())
         result.graphs[graph_iri] = graph
         result.sources[graph_iri] = profile.origin.file
         stats.content_ids[graph_iri] = entry.content_id

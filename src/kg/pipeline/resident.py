@@ -34,6 +34,7 @@ class Outcome:
     errors: list[str]
     seconds: float
     changed: list[str] = field(default_factory=list)  # the files that triggered it (empty for the first build)
+    cpu: float = 0.0  # this process's CPU seconds in the rebuild (wall seconds overstate it on a busy machine)
 
 
 def error_lines(error: KgError | OSError) -> list[str]:
@@ -64,12 +65,12 @@ class ResidentBuilder:
 
     def attempt(self, changed: list[str], progress: Progress | None = None) -> Outcome:
         """One build that reports instead of raising a build error; the outcome is recorded beside the store."""
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         try:
             result, errors = self.build(progress), []
         except (KgError, OSError) as error:
             result, errors = None, error_lines(error)
-        outcome = Outcome(result, errors, time.perf_counter() - started, changed)
+        outcome = Outcome(result, errors, time.perf_counter() - started, changed, time.process_time() - cpu)
         if not self.config.remote:
             served = self.config.store.resolve().name if self.config.store.is_symlink() else ""
             write_status(self.config.store, BuildStatus(state="failed" if errors else "ok", at=_now(),

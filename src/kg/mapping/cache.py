@@ -34,7 +34,7 @@ from . import MappedGraphs, ProfileMapper, default_linking, map_records, provena
 FORMAT = 2
 _MISSING = ("missing",)
 _UNASKED, _NO_ANSWER = object(), object()
-NetOrigins = tuple[dict[URIRef, Origin], dict[URIRef, Origin]]  # assigned, set by default (MapCache.net_origins)
+NetOrigins = dict[URIRef, tuple[bool, Origin]]  # node -> (assigned, origin) (MapCache.net_origins)
 
 
 @lru_cache(maxsize=1)
@@ -208,25 +208,19 @@ class MapCache:
         write_atomically(self.folder / f"{key}.pkl", pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL))
 
     def net_origins(self, key: str, entry: Entry, profile: Profile, cached: bool) -> NetOrigins:
-        """What a profile's origin operations do to the origins table, in two parts: the nodes assigned (their last
-        assignment wins over anything before) and the rest set by default (kept only where no earlier profile set
-        them); kept in memory for a resident builder while the entry, the profile's file and its lines are the
-        same objects."""
+        """What a profile's origin operations do to the origins table: per node, in the order of its first
+        operation, (True, its last assignment) when it is assigned at all (that wins over anything before), else
+        (False, its first set-by-default origin, kept only where no earlier profile set the node); kept in memory
+        for a resident builder while the entry, the profile's file and its lines are the same objects."""
         file, lines = profile.origin.file, profile.origin.lines
         known = self.nets.get(key) if self.memory is not None else None
         if known is not None and known[0] == (file, cached) and known[1] is lines and known[2] is entry:
             return known[3]
-        assigned: dict[URIRef, Origin] = {}
-        defaults: dict[URIRef, Origin] = {}
+        net: NetOrigins = {}
         for assign, text, (written, path), line in entry.origin_ops:
             node = _uri(text) if type(text) is str else text
-            origin = Origin(file if cached else written, path, line, lines)
-            if assign:
-                assigned[node] = origin
-                defaults.pop(node, None)
-            elif node not in assigned:
-                defaults.setdefault(node, origin)
-        net = (assigned, defaults)
+            if assign or node not in net:  # a key keeps the position of its first insertion
+                net[node] = (assign, Origin(file if cached else written, path, line, lines))
         if self.memory is not None:
             self.nets[key] = ((file, cached), lines, entry, net)
         return net
@@ -347,9 +341,9 @@ def map_corpus_cached(corpus: Corpus, minter: Minter, resolution: Resolution, re
             if all(file == profile.origin.file for _, _, (file, _), _ in entry.origin_ops):
                 cache.save(key, entry)
         cache.used.add(key)
-        assigned, defaults = cache.net_origins(key, entry, profile, cached)
-        result.origins.update(assigned)
-        result.origins.update((node, defaults[node]) for node in defaults.keys() - result.origins.keys())
+        origins = result.origins  # each node once, in the order of its first operation: the table's order too
+        origins.update((node, origin) for node, (assign, origin) in cache.net_origins(key, entry, profile, cached)
+                       .items() if assign or node not in origins)
         result.graphs[graph_iri] = graph
         result.sources[graph_iri] = profile.origin.file
         stats.content_ids[graph_iri] = entry.content_id

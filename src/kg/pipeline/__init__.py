@@ -186,10 +186,23 @@ def peak_memory_mb() -> float:
 
 @dataclass
 class BuildCaches:
-    """The parse and map caches a resident builder (kg.pipeline.resident) keeps in memory between builds."""
+    """The parse and map caches a resident builder (kg.pipeline.resident) keeps in memory between builds, and the
+    shapes and ontology it read (by folder, with the stats of their files)."""
 
     parsed: ParseCache
     mapped: MapCache
+    turtle: dict[Path, tuple[tuple[tuple[str, int, int, int], ...], Graph]] = field(default_factory=dict)
+
+    def load_turtle(self, folder: Path) -> Graph:
+        """load_turtle_dir, read again only when a file of the folder was added, removed or changed (the graphs
+        are only read by a build)."""
+        files = sorted(folder.glob("*.ttl")) if folder.is_dir() else []
+        stats = tuple((f.name, (s := f.stat()).st_mtime_ns, s.st_size, s.st_ino) for f in files)
+        known = self.turtle.get(folder)
+        if known is None or known[0] != stats:
+            known = (stats, load_turtle_dir(folder))
+            self.turtle[folder] = known
+        return known[1]
 
 
 def build(config: Config, progress: Progress | None = None, reasoner: str = "rules",
@@ -221,11 +234,12 @@ def _build(config: Config, progress: Progress | None, reasoner: str, caches: Bui
     corpus, warnings = data.corpus, data.warnings
     mapped = replay_edits(config, raw)  # accepted HTTP edits (data/edits/edits.nq, see kg.edits)
     stage("map", f"{stats.cached} of {stats.profiles} profiles cached")
-    ontology = load_turtle_dir(config.ontology)
+    turtle = caches.load_turtle if caches is not None else load_turtle_dir
+    ontology = turtle(config.ontology)
     ids = {str(iri): stats.content_ids[iri] if graph is raw.graphs.get(iri) and iri in stats.content_ids
            else graph_digest(graph) for iri, graph in mapped.graphs.items()}
     state = BuildState("", uuid.uuid4().hex, config.base, graph_digest(ontology), reasoner, ids, {})
-    shapes = load_turtle_dir(config.shapes)
+    shapes = turtle(config.shapes)
     sets = TripleSets()  # the changed graphs' triples, converted once for validation, the change record, reasoning
     report, how = validate_build(config, mapped, shapes, ontology, state, folder, sets)
     screened = screen(mapped, report, Minter(config.base),

@@ -115,20 +115,26 @@ def answers_match(reads: dict[tuple[str, str], Any], resolution: Resolution,
     shared by the entries of one build, since profiles name the same people, venues and organisations)."""
     known = answers if answers is not None else {}
     for read, value in reads.items():
-        current = known.get(read, _UNASKED)
-        if current is _UNASKED:
-            name, key = read
-            try:
-                if name in RecordingResolution.TABLES:
-                    current = getattr(resolution, name).get(key, _MISSING)
-                else:
-                    current = getattr(resolution, name)(key)
-            except KeyError:
-                current = _NO_ANSWER
-            known[read] = current
+        current = _ask(resolution, read, known)
         if current is _NO_ANSWER or current != value:
             return False
     return True
+
+
+def _ask(resolution: Resolution, read: tuple[str, str], known: dict[tuple[str, str], Any]) -> Any:
+    """A recorded lookup's answer on this resolution (_NO_ANSWER for a KeyError), asked once per build."""
+    current = known.get(read, _UNASKED)
+    if current is _UNASKED:
+        name, key = read
+        try:
+            if name in RecordingResolution.TABLES:
+                current = getattr(resolution, name).get(key, _MISSING)
+            else:
+                current = getattr(resolution, name)(key)
+        except KeyError:
+            current = _NO_ANSWER
+        known[read] = current
+    return current
 
 
 class _RecordingOrigins(dict[URIRef, Origin]):
@@ -175,6 +181,28 @@ class MapCache:
         self.used: set[str] = set()
         self.memory: dict[str, Entry] | None = {} if resident else None  # a resident builder's entries
         self.nets: dict[str, tuple[tuple[str, bool], Any, Entry, NetOrigins]] = {}  # their net origins
+        self.answers: dict[tuple[str, str], Any] | None = None  # the last build's resolution answers (resident)
+        self.verified: dict[str, Entry] = {}  # the entries whose every answer is among them
+        self.graphs: dict[str, tuple[Entry, Graph]] = {}  # the graphs handed out for entries (graph_of)
+
+    def graph_of(self, key: str, entry: Entry) -> Graph:
+        """A cached entry's graph, loaded on first use; a resident builder hands out the same one while the entry is
+        the same (a build never changes a mapped graph in place: kg.edits copies the graphs it edits)."""
+        known = self.graphs.get(key) if self.memory is not None else None
+        if known is not None and known[0] is entry:
+            return known[1]
+        graph = LazyGraph(entry.triples, entry.count)
+        if self.memory is not None:
+            self.graphs[key] = (entry, graph)
+        return graph
+
+    def changed_answers(self, resolution: Resolution, answers: dict[tuple[str, str], Any]
+                        ) -> set[tuple[str, str]] | None:
+        """The lookups whose answer differs from the last build's (None without a last build in this process);
+        answers is filled with this resolution's answers as they are asked."""
+        if self.answers is None:
+            return None
+        return {read for read, value in self.answers.items() if _ask(resolution, read, answers) != value}
 
     def key(self, profile: Profile, minter: Minter, reference_sha: str) -> str:
         """The entry key of a profile (everything but resolution answers); not where the file lies or how --data was
@@ -234,6 +262,8 @@ class MapCache:
                 del self.memory[key]
             for key in set(self.nets) - used:
                 del self.nets[key]
+            for key in set(self.graphs) - used:
+                del self.graphs[key]
         if self.folder is None or not self.folder.is_dir():
             return
         for path in self.folder.glob("*.pkl"):
@@ -328,18 +358,25 @@ def map_corpus_cached(corpus: Corpus, minter: Minter, resolution: Resolution, re
     """map_corpus (kg.mapping) with unchanged profiles read from the cache; the result is the same."""
     result, stats = with_reference(corpus, minter, reference_sha256), MapStats(profiles=len(corpus.profiles))
     answers: dict[tuple[str, str], Any] = {}
+    changed = cache.changed_answers(resolution, answers)
+    verified: dict[str, Entry] = {}
     for profile in corpus.profiles:
         graph_iri = minter.graph(f"profile/{profile.id}")
         key = cache.key(profile, minter, reference_sha256)
         entry = cache.load(key)
-        cached = entry is not None and answers_match(entry.reads, resolution, answers)
+        if entry is not None and changed is not None and cache.verified.get(key) is entry:
+            cached = entry.reads.keys().isdisjoint(changed)  # the last build checked all its answers
+        else:
+            cached = entry is not None and answers_match(entry.reads, resolution, answers)
         if entry is not None and cached:
             stats.cached += 1
-            graph: Graph = LazyGraph(entry.triples, entry.count)
+            graph: Graph = cache.graph_of(key, entry)
         else:
             entry, graph = _map_profile(profile, minter, resolution, graph_iri)
+            answers.update(entry.reads)  # what mapping it just read: this resolution's answers
             if all(file == profile.origin.file for _, _, (file, _), _ in entry.origin_ops):
                 cache.save(key, entry)
+        verified[key] = entry
         cache.used.add(key)
         origins = result.origins  # each node once, in the order of its first operation: the table's order too
         origins.update((node, origin) for node, (assign, origin) in cache.net_origins(key, entry, profile, cached)
@@ -347,5 +384,7 @@ def map_corpus_cached(corpus: Corpus, minter: Minter, resolution: Resolution, re
         result.graphs[graph_iri] = graph
         result.sources[graph_iri] = profile.origin.file
         stats.content_ids[graph_iri] = entry.content_id
+    if cache.memory is not None:  # a resident builder's next build asks only what this one's answers were
+        cache.answers, cache.verified = answers, verified
     map_records(corpus, minter, resolution, linking or default_linking(corpus, resolution), result)
     return result, stats

@@ -16,6 +16,7 @@ import yaml
 from kg.config import Config
 from kg.pipeline import build, build_cache
 from kg.pipeline.parsed import ParseCache, Seen, read_corpus
+from kg.pipeline.resident import ResidentBuilder
 from kg.store import Store, is_log_graph
 
 from .conftest import PROJECT_ROOT
@@ -44,6 +45,14 @@ def _rename(data: Any) -> None:
                                   for a in publication["authors"]]
 
 
+def _identify(person: str, doi: str) -> Callable[[Any], None]:
+    """Give (or change) the person's ORCID iD and the first publication's DOI."""
+    def change(data: Any) -> None:
+        data["same_as"] = [f"https://orcid.org/{person}"]
+        data["publications"][0]["doi"] = doi
+    return change
+
+
 def _same_size_rewrite(path: Path) -> None:
     """Change the case of a title's first letter and put the old mtime back: same size and mtime, new content."""
     before = path.stat()
@@ -60,36 +69,55 @@ def _quads(store: Store) -> set[ox.Quad]:
             if not (isinstance(q.graph_name, ox.NamedNode) and is_log_graph(q.graph_name.value))}
 
 
-def _rebuild(root: Path) -> list[str]:
-    lines: list[str] = []
-    build(Config(data=root / "data", store=root / "work" / "store"), progress=lines.append)
-    return lines
+class _Builds:
+    """Rebuilds of one data directory: each a fresh kg build, or all by one resident builder (kg build --watch)."""
+
+    def __init__(self, root: Path, resident: bool) -> None:
+        self.config = Config(data=root / "data", store=root / "work" / "store")
+        self.resident = ResidentBuilder(self.config) if resident else None
+
+    def run(self) -> list[str]:
+        lines: list[str] = []
+        if self.resident is not None:
+            self.resident.build(lines.append)
+        else:
+            build(self.config, progress=lines.append)
+        return lines
 
 
-def test_a_series_of_incremental_builds_equals_a_clean_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("resident", [False, True], ids=["one-shot", "resident"])
+def test_a_series_of_incremental_builds_equals_a_clean_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             resident: bool) -> None:
     sys.path.insert(0, str(PROJECT_ROOT / "benchmarks"))
     from generate import generate
 
     monkeypatch.setattr("kg.pipeline.incremental.LARGE_CHANGE", 1.0)  # every step takes the incremental path
     generate(10000, tmp_path / "data")
-    _rebuild(tmp_path)
+    builds = _Builds(tmp_path, resident)
+    builds.run()
     profiles = sorted((tmp_path / "data" / "profiles").glob("*.yaml"))
     assert len(profiles) >= 5
     removed = profiles[2].read_text(encoding="utf-8")
-    steps: list[Callable[[], None]] = [
-        lambda: _edit(profiles[0], _retitle(" Revisited")),
-        lambda: _edit(profiles[1], _rename),
-        lambda: profiles[2].unlink(),
-        lambda: (profiles[3].touch(), _edit(profiles[4], _retitle(" Again"))),
-        lambda: _same_size_rewrite(profiles[0]),
-        lambda: (profiles[2].write_text(removed, encoding="utf-8"), _edit(profiles[2], _retitle(" Restored"))),
-        lambda: (_edit(profiles[1], _rename), profiles[4].unlink()),
-        lambda: _edit(profiles[3], lambda d: d["publications"].pop(0)),
+    steps: list[list[Callable[[], object]]] = [  # each a list of changes made before one rebuild
+        [lambda: _edit(profiles[0], _retitle(" Revisited"))],
+        [lambda: _edit(profiles[1], _rename)],
+        [profiles[2].unlink],
+        [profiles[3].touch, lambda: _edit(profiles[4], _retitle(" Again"))],
+        [lambda: _same_size_rewrite(profiles[0])],
+        [lambda: _edit(profiles[3], _identify("0000-0002-1825-0097", "10.7554/elife.01567"))],
+        [lambda: profiles[2].write_text(removed, encoding="utf-8"), lambda: _edit(profiles[2], _retitle(" Restored"))],
+        [lambda: _edit(profiles[3], _identify("0000-0001-5109-3700", "10.1000/182"))],
+        [lambda: _edit(profiles[1], _rename), profiles[4].unlink],
+        [lambda: _edit(profiles[3], lambda d: d["publications"].pop(0))],
     ]
     for step in steps:
-        step()
-        lines = _rebuild(tmp_path)
+        for change in step:
+            change()
+        lines = builds.run()
         assert any(line.startswith("reason") and "incremental" in line for line in lines), lines
+    if builds.resident is not None:  # the unchanged profiles came from memory: one entry per profile, no more
+        kept = builds.resident.caches.mapped.memory
+        assert kept is not None and len(kept) == len(list((tmp_path / "data" / "profiles").glob("*.yaml")))
     build(Config(data=tmp_path / "data", store=tmp_path / "clean" / "store"))
     ours, clean = Store.open(tmp_path / "work" / "store"), Store.open(tmp_path / "clean" / "store")
     mine, theirs = _quads(ours), _quads(clean)

@@ -122,15 +122,25 @@ def _build(config: Config, reasoner: str = "rules", timings: bool = False, allow
               help="OWL 2 RL engine: the project's rule engine, or owlrl (the reference, much slower).")
 @click.option("--timings", is_flag=True, help="Print one line per stage (seconds, peak memory) on stdout.")
 @click.option("--allow-empty", is_flag=True, help="Build even when --data holds no profile and no record.")
+@click.option("--watch", is_flag=True, help="Stay running: rebuild on every saved change under --data, keeping "
+                                            "unchanged profiles in memory (Ctrl-C to stop).")
 @reports_errors
 def build(data: Path | None, store: Path | None, store_url: str | None, base: str | None, reasoner: str,
-          timings: bool, allow_empty: bool) -> None:
+          timings: bool, allow_empty: bool, watch: bool) -> None:
     """Map, resolve, validate, reason and store the data; swap the new store in atomically.
 
     With --store-url the graphs go to a remote SPARQL store (uploaded under staging names, then switched
     in one update). Example: kg build --data data --store .kg/store --timings
     """
-    _build(Config.from_env(data=data, store=store, store_url=store_url, base=base), reasoner, timings, allow_empty)
+    config = Config.from_env(data=data, store=store, store_url=store_url, base=base)
+    if watch:
+        from .sources import require_data_dir
+        from .watching import watch_build
+
+        require_data_dir(config.data, allow_empty)
+        watch_build(config, reasoner, timings)
+        return
+    _build(config, reasoner, timings, allow_empty)
 
 
 @main.command()
@@ -361,9 +371,11 @@ def export_command(store: Path | None, store_url: str | None, fmt: str, selectio
               help="Log one line per request (default: KG_ACCESS_LOG, off).")
 @click.option("--base", default=None, help="Base IRI the store was built with [default: $KG_BASE or "
                                            "https://kg.example.org].")
+@click.option("--watch", is_flag=True, help="Rebuild on every saved change under --data and serve it at once (the "
+                                            "builder keeps unchanged profiles in memory).")
 @reports_errors
 def serve(data: Path | None, store: Path | None, store_url: str | None, host: str, port: int, workers: int,
-          threads: int, access_log: bool | None, base: str | None) -> None:
+          threads: int, access_log: bool | None, base: str | None, watch: bool) -> None:
     """Serve the store with granian (builds it first if there is none).
 
     Example: kg serve --port 8080
@@ -373,19 +385,31 @@ def serve(data: Path | None, store: Path | None, store_url: str | None, host: st
 
     PublicHosts.parse(config.public_hosts)  # a malformed KG_PUBLIC_HOSTS stops here, not in every worker
     check_port(host, port)  # before building: a second kg serve must not build, print "serving …" and then fail
+    watching = watch and not config.remote
     try:
-        _check_served_store(config, open_store(config).metadata)
+        metadata = open_store(config).metadata
+        if watching:
+            check_base(config, metadata)
+        else:
+            _check_served_store(config, metadata)
     except StoreMissing:
-        click.echo(f"no store at {config.store_url or config.store}; building it from {config.data}", err=True)
-        _build(config)
+        if not watching:  # with --watch the resident builder's first build makes it, the server answers 503 till then
+            click.echo(f"no store at {config.store_url or config.store}; building it from {config.data}", err=True)
+            _build(config)
     env = dict(os.environ, KG_STORE=str(config.store.absolute()), KG_DATA=str(config.data.absolute()),
                KG_BASE=config.base, KG_STORE_URL=config.store_url)
     click.echo(f"serving http://{host}:{port}/ (SPARQL endpoint http://{host}:{port}/sparql; Ctrl-C to stop)", err=True)
     from .server.quiet_log import write_log_config
 
     log_config = write_log_config(config.store.absolute().parent)
-    os.execve(sys.executable, [sys.executable, "-m", "granian", *server_arguments(config, host, port, workers, threads),
-                               "--log-config", str(log_config), "kg.server.wsgi:app"], env)
+    command = [sys.executable, "-m", "granian", *server_arguments(config, host, port, workers, threads),
+               "--log-config", str(log_config), "kg.server.wsgi:app"]
+    if watching:
+        from .watching import serve_watching
+
+        serve_watching(config, command, env)
+        return
+    os.execve(sys.executable, command, env)
 
 
 def _check_served_store(config: Config, metadata: Mapping[str, object]) -> None:

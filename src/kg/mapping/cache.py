@@ -33,6 +33,8 @@ from . import MappedGraphs, ProfileMapper, default_linking, map_records, provena
 
 FORMAT = 2
 _MISSING = ("missing",)
+_UNASKED, _NO_ANSWER = object(), object()
+NetOrigins = dict[URIRef, tuple[bool, Origin]]  # node -> (assigned, origin) (MapCache.net_origins)
 
 
 @lru_cache(maxsize=1)
@@ -107,19 +109,32 @@ class RecordingResolution:
         return self._lookup("work", title)
 
 
-def answers_match(reads: dict[tuple[str, str], Any], resolution: Resolution) -> bool:
-    """Whether every recorded lookup gives the same answer on this resolution."""
-    for (name, key), value in reads.items():
+def answers_match(reads: dict[tuple[str, str], Any], resolution: Resolution,
+                  answers: dict[tuple[str, str], Any] | None = None) -> bool:
+    """Whether every recorded lookup gives the same answer on this resolution (answers: those already asked of it,
+    shared by the entries of one build, since profiles name the same people, venues and organisations)."""
+    known = answers if answers is not None else {}
+    for read, value in reads.items():
+        current = _ask(resolution, read, known)
+        if current is _NO_ANSWER or current != value:
+            return False
+    return True
+
+
+def _ask(resolution: Resolution, read: tuple[str, str], known: dict[tuple[str, str], Any]) -> Any:
+    """A recorded lookup's answer on this resolution (_NO_ANSWER for a KeyError), asked once per build."""
+    current = known.get(read, _UNASKED)
+    if current is _UNASKED:
+        name, key = read
         try:
             if name in RecordingResolution.TABLES:
                 current = getattr(resolution, name).get(key, _MISSING)
             else:
                 current = getattr(resolution, name)(key)
         except KeyError:
-            return False
-        if current != value:
-            return False
-    return True
+            current = _NO_ANSWER
+        known[read] = current
+    return current
 
 
 class _RecordingOrigins(dict[URIRef, Origin]):
@@ -161,9 +176,33 @@ class MapStats:
 class MapCache:
     """Entries under one folder (``<store parent>/cache/build/map``); None disables caching."""
 
-    def __init__(self, folder: Path | None) -> None:
+    def __init__(self, folder: Path | None, resident: bool = False) -> None:
         self.folder = folder
         self.used: set[str] = set()
+        self.memory: dict[str, Entry] | None = {} if resident else None  # a resident builder's entries
+        self.nets: dict[str, tuple[tuple[str, bool], Any, Entry, NetOrigins]] = {}  # their net origins
+        self.answers: dict[tuple[str, str], Any] | None = None  # the last build's resolution answers (resident)
+        self.verified: dict[str, Entry] = {}  # the entries whose every answer is among them
+        self.graphs: dict[str, tuple[Entry, Graph]] = {}  # the graphs handed out for entries (graph_of)
+
+    def graph_of(self, key: str, entry: Entry) -> Graph:
+        """A cached entry's graph, loaded on first use; a resident builder hands out the same one while the entry is
+        the same (a build never changes a mapped graph in place: kg.edits copies the graphs it edits)."""
+        known = self.graphs.get(key) if self.memory is not None else None
+        if known is not None and known[0] is entry:
+            return known[1]
+        graph = LazyGraph(entry.triples, entry.count)
+        if self.memory is not None:
+            self.graphs[key] = (entry, graph)
+        return graph
+
+    def changed_answers(self, resolution: Resolution, answers: dict[tuple[str, str], Any]
+                        ) -> set[tuple[str, str]] | None:
+        """The lookups whose answer differs from the last build's (None without a last build in this process);
+        answers is filled with this resolution's answers as they are asked."""
+        if self.answers is None:
+            return None
+        return {read for read, value in self.answers.items() if _ask(resolution, read, answers) != value}
 
     def key(self, profile: Profile, minter: Minter, reference_sha: str) -> str:
         """The entry key of a profile (everything but resolution answers); not where the file lies or how --data was
@@ -173,6 +212,8 @@ class MapCache:
 
     def load(self, key: str) -> Entry | None:
         """The entry under a key, or None (missing or unreadable)."""
+        if self.memory is not None and key in self.memory:
+            return self.memory[key]
         if self.folder is None:
             return None
         try:
@@ -180,20 +221,53 @@ class MapCache:
                 entry = pickle.load(handle)
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, ValueError):
             return None
-        return entry if isinstance(entry, Entry) else None
+        if not isinstance(entry, Entry):
+            return None
+        if self.memory is not None:
+            self.memory[key] = entry
+        return entry
 
     def save(self, key: str, entry: Entry) -> None:
         """Write an entry atomically (temporary file, then one rename)."""
+        if self.memory is not None:
+            self.memory[key] = entry
         if self.folder is None:
             return
         write_atomically(self.folder / f"{key}.pkl", pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL))
 
+    def net_origins(self, key: str, entry: Entry, profile: Profile, cached: bool) -> NetOrigins:
+        """What a profile's origin operations do to the origins table: per node, in the order of its first
+        operation, (True, its last assignment) when it is assigned at all (that wins over anything before), else
+        (False, its first set-by-default origin, kept only where no earlier profile set the node); kept in memory
+        for a resident builder while the entry, the profile's file and its lines are the same objects."""
+        file, lines = profile.origin.file, profile.origin.lines
+        known = self.nets.get(key) if self.memory is not None else None
+        if known is not None and known[0] == (file, cached) and known[1] is lines and known[2] is entry:
+            return known[3]
+        net: NetOrigins = {}
+        for assign, text, (written, path), line in entry.origin_ops:
+            node = _uri(text) if type(text) is str else text
+            if assign or node not in net:  # a key keeps the position of its first insertion
+                net[node] = (assign, Origin(file if cached else written, path, line, lines))
+        if self.memory is not None:
+            self.nets[key] = ((file, cached), lines, entry, net)
+        return net
+
     def prune(self) -> None:
-        """Remove the entries the last build did not use (call after a successful build)."""
+        """Remove the entries the last build did not use (call after a successful build); the next build starts
+        counting its own."""
+        used, self.used = self.used, set()
+        if self.memory is not None:
+            for key in set(self.memory) - used:
+                del self.memory[key]
+            for key in set(self.nets) - used:
+                del self.nets[key]
+            for key in set(self.graphs) - used:
+                del self.graphs[key]
         if self.folder is None or not self.folder.is_dir():
             return
         for path in self.folder.glob("*.pkl"):
-            if path.stem not in self.used:
+            if path.stem not in used:
                 path.unlink(missing_ok=True)
 
 
@@ -283,29 +357,34 @@ def map_corpus_cached(corpus: Corpus, minter: Minter, resolution: Resolution, re
                       cache: MapCache, linking: Linking | None = None) -> tuple[MappedGraphs, MapStats]:
     """map_corpus (kg.mapping) with unchanged profiles read from the cache; the result is the same."""
     result, stats = with_reference(corpus, minter, reference_sha256), MapStats(profiles=len(corpus.profiles))
+    answers: dict[tuple[str, str], Any] = {}
+    changed = cache.changed_answers(resolution, answers)
+    verified: dict[str, Entry] = {}
     for profile in corpus.profiles:
         graph_iri = minter.graph(f"profile/{profile.id}")
         key = cache.key(profile, minter, reference_sha256)
         entry = cache.load(key)
-        cached = entry is not None and answers_match(entry.reads, resolution)
+        if entry is not None and changed is not None and cache.verified.get(key) is entry:
+            cached = entry.reads.keys().isdisjoint(changed)  # the last build checked all its answers
+        else:
+            cached = entry is not None and answers_match(entry.reads, resolution, answers)
         if entry is not None and cached:
             stats.cached += 1
-            graph: Graph = LazyGraph(entry.triples, entry.count)
+            graph: Graph = cache.graph_of(key, entry)
         else:
             entry, graph = _map_profile(profile, minter, resolution, graph_iri)
+            answers.update(entry.reads)  # what mapping it just read: this resolution's answers
             if all(file == profile.origin.file for _, _, (file, _), _ in entry.origin_ops):
                 cache.save(key, entry)
+        verified[key] = entry
         cache.used.add(key)
-        lines = profile.origin.lines
-        for assign, text, (file, path), line in entry.origin_ops:
-            node = _uri(text) if type(text) is str else text
-            origin = Origin(profile.origin.file if cached else file, path, line, lines)
-            if assign:
-                result.origins[node] = origin
-            else:
-                result.origins.setdefault(node, origin)
+        origins = result.origins  # each node once, in the order of its first operation: the table's order too
+        origins.update((node, origin) for node, (assign, origin) in cache.net_origins(key, entry, profile, cached)
+                       .items() if assign or node not in origins)
         result.graphs[graph_iri] = graph
         result.sources[graph_iri] = profile.origin.file
         stats.content_ids[graph_iri] = entry.content_id
+    if cache.memory is not None:  # a resident builder's next build asks only what this one's answers were
+        cache.answers, cache.verified = answers, verified
     map_records(corpus, minter, resolution, linking or default_linking(corpus, resolution), result)
     return result, stats

@@ -40,6 +40,7 @@ from .checking import validate_build, validate_full
 from .incremental import (
     BuildState,
     GraphChange,
+    TripleSets,
     current_version,
     graph_changes,
     inferred_change,
@@ -126,9 +127,13 @@ def _map_linked(config: Config) -> tuple[LinkedData, MappedGraphs]:
     return data, replay_edits(config, mapped)  # accepted HTTP edits (data/edits/edits.nq, see kg.edits)
 
 
-def _map_cached(config: Config, cache: MapCache) -> tuple[LinkedData, MappedGraphs, MapStats]:
-    """map_data before the edits are replayed, with unchanged profiles read from the build cache."""
-    data = read_linked(config, ParseCache(build_cache(config) / "parsed" if not config.remote else None))
+def _map_cached(config: Config, cache: MapCache, parsed: ParseCache | None = None
+                ) -> tuple[LinkedData, MappedGraphs, MapStats]:
+    """map_data before the edits are replayed, with unchanged profiles read from the build cache (or parsed, a
+    resident builder's cache kept in memory)."""
+    if parsed is None:
+        parsed = ParseCache(build_cache(config) / "parsed" if not config.remote else None)
+    data = read_linked(config, parsed)
     mapped, stats = map_corpus_cached(data.corpus, Minter(config.base), data.resolution, data.reference_sha, cache,
                                       data.linking)
     return data, mapped, stats
@@ -179,14 +184,36 @@ def peak_memory_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def build(config: Config, progress: Progress | None = None, reasoner: str = "rules") -> BuildResult:
+@dataclass
+class BuildCaches:
+    """The parse and map caches a resident builder (kg.pipeline.resident) keeps in memory between builds, and the
+    shapes and ontology it read (by folder, with the stats of their files)."""
+
+    parsed: ParseCache
+    mapped: MapCache
+    turtle: dict[Path, tuple[tuple[tuple[str, int, int, int], ...], Graph]] = field(default_factory=dict)
+
+    def load_turtle(self, folder: Path) -> Graph:
+        """load_turtle_dir, read again only when a file of the folder was added, removed or changed (the graphs
+        are only read by a build)."""
+        files = sorted(folder.glob("*.ttl")) if folder.is_dir() else []
+        stats = tuple((f.name, (s := f.stat()).st_mtime_ns, s.st_size, s.st_ino) for f in files)
+        known = self.turtle.get(folder)
+        if known is None or known[0] != stats:
+            known = (stats, load_turtle_dir(folder))
+            self.turtle[folder] = known
+        return known[1]
+
+
+def build(config: Config, progress: Progress | None = None, reasoner: str = "rules",
+          caches: BuildCaches | None = None) -> BuildResult:
     """Run the whole pipeline and swap the new store in; any failure leaves the old store untouched."""
     require_data_dir(config.data)  # before the lock: a missing data/ must leave no .kg/ behind
     with write_lock(config.store):  # one writer at a time: HTTP writes (kg.writes) wait for the build
-        return _build(config, progress, reasoner)
+        return _build(config, progress, reasoner, caches)
 
 
-def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildResult:
+def _build(config: Config, progress: Progress | None, reasoner: str, caches: BuildCaches | None) -> BuildResult:
     say = progress or (lambda message: None)
     started = precise_now()
     timings: dict[str, float] = {}
@@ -202,17 +229,19 @@ def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildRes
 
     local = not config.remote
     folder = build_cache(config)
-    cache = MapCache(folder / "map" if local else None)
-    data, raw, stats = _map_cached(config, cache)
+    cache = caches.mapped if caches is not None else MapCache(folder / "map" if local else None)
+    data, raw, stats = _map_cached(config, cache, caches.parsed if caches is not None else None)
     corpus, warnings = data.corpus, data.warnings
     mapped = replay_edits(config, raw)  # accepted HTTP edits (data/edits/edits.nq, see kg.edits)
     stage("map", f"{stats.cached} of {stats.profiles} profiles cached")
-    ontology = load_turtle_dir(config.ontology)
+    turtle = caches.load_turtle if caches is not None else load_turtle_dir
+    ontology = turtle(config.ontology)
     ids = {str(iri): stats.content_ids[iri] if graph is raw.graphs.get(iri) and iri in stats.content_ids
            else graph_digest(graph) for iri, graph in mapped.graphs.items()}
     state = BuildState("", uuid.uuid4().hex, config.base, graph_digest(ontology), reasoner, ids, {})
-    shapes = load_turtle_dir(config.shapes)
-    report, how = validate_build(config, mapped, shapes, ontology, state, folder)
+    shapes = turtle(config.shapes)
+    sets = TripleSets()  # the changed graphs' triples, converted once for validation, the change record, reasoning
+    report, how = validate_build(config, mapped, shapes, ontology, state, folder, sets)
     screened = screen(mapped, report, Minter(config.base),
                       lambda m: validate_full(config, m, shapes, ontology, _regraphed(state, ids, m)))
     mapped, report = screened.mapped, screened.report
@@ -224,8 +253,8 @@ def _build(config: Config, progress: Progress | None, reasoner: str) -> BuildRes
     metadata: dict[str, object] = {"base": config.base, "profiles": len(corpus.profiles), "build_id": state.build_id,
                                    "sources": {str(k): v for k, v in sorted(mapped.sources.items())}, "graph_ids": ids,
                                    "quarantined": metadata_quarantine}
-    log = pending_log(config, mapped, ids, state.build_id, started)  # kg.pipeline.changes: what changed
-    written = _incremental(config, mapped, ontology, state, metadata, stage, log) if local else None
+    log = pending_log(config, mapped, ids, state.build_id, started, sets)  # kg.pipeline.changes: what changed
+    written = _incremental(config, mapped, ontology, state, metadata, stage, log, sets) if local else None
     if written is None:
         written = _full(config, mapped, ontology, reasoner, metadata, stage, log)
         state.counts, state.version = written[1], Path(written[0]).name
@@ -251,7 +280,8 @@ def _regraphed(state: BuildState, ids: dict[str, str], mapped: MappedGraphs) -> 
 
 
 def _incremental(config: Config, mapped: MappedGraphs, ontology: Graph, state: BuildState, metadata: dict[str, object],
-                 stage: Callable[..., None], log: PendingLog | None) -> tuple[str, dict[str, int]] | None:
+                 stage: Callable[..., None], log: PendingLog | None,
+                 sets: TripleSets | None = None) -> tuple[str, dict[str, int]] | None:
     """Reason and store only what changed since the last build (kg.pipeline.incremental), or None when that is not
     exact."""
     previous = load_state(build_cache(config))
@@ -269,7 +299,7 @@ def _incremental(config: Config, mapped: MappedGraphs, ontology: Graph, state: B
                if state.graphs.get(iri) != previous.graphs.get(iri)}
     if most_graphs(changed, len(previous.graphs)):
         return None  # every graph re-mapped (a new kg version, say): one full pass is several times faster
-    changes = graph_changes(oxstore, changed, mapped.graphs)
+    changes = graph_changes(oxstore, changed, mapped.graphs, sets, str(source))
     asserted_total = sum(n for iri, n in previous.counts.items() if iri not in (inferred_iri, ontology_iri))
     if is_large(changes, asserted_total) or uses_equality(oxstore, changes):
         return None  # owl:sameAs joins triples: the local path would not be exact

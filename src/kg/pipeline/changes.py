@@ -23,8 +23,7 @@ from ..iris import Minter
 from ..mapping import MappedGraphs
 from ..namespaces import RDF
 from ..store import Store
-from ..terms import triple_to_ox
-from .incremental import GraphChange
+from .incremental import GraphChange, TripleSets
 
 
 @dataclass
@@ -85,7 +84,7 @@ def _rank(kind: str) -> int:
 
 
 def pending_log(config: Config, mapped: MappedGraphs, ids: dict[str, str], build_id: str,
-                started: str) -> PendingLog | None:
+                started: str, sets: TripleSets | None = None) -> PendingLog | None:
     """What this build changes since the store's current version (None for a remote store)."""
     if config.remote:
         return None
@@ -94,21 +93,20 @@ def pending_log(config: Config, mapped: MappedGraphs, ids: dict[str, str], build
     except StoreMissing:
         return PendingLog(_initial(mapped, build_id, started), config.base)
     try:
-        return _since(config, previous, mapped, ids, build_id, started)
+        return _since(config, previous, mapped, ids, build_id, started, sets or TripleSets())
     finally:
         del previous
 
 
 def _since(config: Config, previous: Store, mapped: MappedGraphs, ids: dict[str, str], build_id: str,
-           started: str) -> PendingLog:
+           started: str, sets: TripleSets) -> PendingLog:
     old = previous.ox
     changed = changed_graphs(previous.metadata.get("graph_ids"), ids,
                              [g for g in previous.graph_names() if is_data_graph(g)], [str(g) for g in mapped.graphs])
     before, after, differing = [], [], []
     for iri in changed:
-        graph = mapped.graphs.get(URIRef(iri))
-        new = {triple_to_ox(s, p, o) for s, p, o in graph} if graph is not None else set()
-        was = graph_triples(old, iri)
+        new = set(sets.new_of(mapped.graphs.get(URIRef(iri))))
+        was = set(sets.old_of(old, str(previous.path), iri)) if previous.path else graph_triples(old, iri)
         if was != new:
             before.append(was)
             after.append(new)

@@ -13,7 +13,7 @@ from ..mapping import MappedGraphs
 from ..validation import ValidationReport, mapped_report
 from ..validation.engine import run
 from ..validation.incremental import HeldElsewhere, Kept, ValidationCache, files_tag
-from .incremental import BuildState, current_version, graph_changes, load_state
+from .incremental import BuildState, TripleSets, current_version, graph_changes, load_state
 
 
 def kept_validation(config: Config) -> Path:
@@ -22,7 +22,7 @@ def kept_validation(config: Config) -> Path:
 
 
 def validate_build(config: Config, mapped: MappedGraphs, shapes: Graph, ontology: Graph, state: BuildState,
-                   build_folder: Path) -> tuple[ValidationReport, str]:
+                   build_folder: Path, sets: TripleSets | None = None) -> tuple[ValidationReport, str]:
     """The SHACL report of a build's mapped graphs, and how it was computed ("incremental" or "full")."""
     if config.remote:
         return mapped_report(run(list(mapped.graphs.values()), shapes, ontology), mapped), "full"
@@ -35,7 +35,8 @@ def validate_build(config: Config, mapped: MappedGraphs, shapes: Graph, ontology
                    if state.graphs.get(iri) != previous.graphs.get(iri)}
         minter = Minter(config.base)
         old = ox.Store.read_only(str(source))
-        changes = {iri: (c.old, c.new) for iri, c in graph_changes(old, changed, mapped.graphs).items()}
+        changes = {iri: (c.old, c.new) for iri, c in graph_changes(old, changed, mapped.graphs, sets,
+                                                                              str(source)).items()}
         held = HeldElsewhere(old, changed, {str(minter.graph("inferred")), str(minter.graph("ontology"))})
         outcome = cache.update(Kept(tag, previous.build_id), changes, held, shapes, ontology, mapped.graphs.values(),
                                Kept(tag, state.build_id))

@@ -19,6 +19,7 @@ joins; ``uses_equality``). Then:
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -100,11 +101,42 @@ class GraphChange:
     new: set[ox.Triple]
 
 
-def graph_changes(store: ox.Store, changed: Iterable[str], graphs: dict[URIRef, Graph]) -> dict[str, GraphChange]:
-    """Old triples (from the store) and new ones (from the build) of each changed graph."""
+class TripleSets:
+    """The changed graphs' triples as pyoxigraph sets, read and converted once per build (validation, reasoning
+    and the change record all compare them): old ones by store version and graph, new ones by mapped graph."""
+
+    def __init__(self) -> None:
+        self.old: dict[tuple[str, str], set[ox.Triple]] = {}
+        self.new: dict[int, tuple[Graph, set[ox.Triple]]] = {}  # by id(graph), the graph kept so the id stays its
+
+    def old_of(self, store: ox.Store, version: str, iri: str) -> set[ox.Triple]:
+        """A named graph's triples in a store version (version: what names it, its directory)."""
+        key = (version, iri)
+        if key not in self.old:
+            self.old[key] = _triples(store, iri)
+        return self.old[key]
+
+    def new_of(self, graph: Graph | None) -> set[ox.Triple]:
+        """A mapped graph's triples (none for a graph the build no longer has)."""
+        if graph is None:
+            return set()
+        found = self.new.get(id(graph))
+        if found is None or found[0] is not graph:
+            found = (graph, {_ox(t) for t in graph})
+            self.new[id(graph)] = found
+        return found[1]
+
+
+def graph_changes(store: ox.Store, changed: Iterable[str], graphs: dict[URIRef, Graph],
+                  sets: TripleSets | None = None, version: str = "") -> dict[str, GraphChange]:
+    """Old triples (from the store) and new ones (from the build) of each changed graph (from sets when given, the
+    store being the version named version)."""
     result = {}
     for iri in sorted(changed):
         graph = graphs.get(URIRef(iri))
+        if sets is not None:
+            result[iri] = GraphChange(set(sets.old_of(store, version, iri)), set(sets.new_of(graph)))
+            continue
         new = {_ox(t) for t in graph} if graph is not None else set()
         result[iri] = GraphChange(_triples(store, iri), new)
     return result
@@ -113,10 +145,28 @@ def graph_changes(store: ox.Store, changed: Iterable[str], graphs: dict[URIRef, 
 class _Lookup:
     """Questions about the new asserted data, answered from the store's unchanged graphs and the changed ones."""
 
-    def __init__(self, store: ox.Store, excluded: set[str], changes: dict[str, GraphChange]) -> None:
+    def __init__(self, store: ox.Store, excluded: set[str], changes: dict[str, GraphChange],
+                 deriving: set[ox.NamedNode]) -> None:
         self.store, self.excluded = store, excluded
         self.new = {from_triple for change in changes.values() for from_triple in change.new}
         self.new_terms = {term for t in self.new for term in (t.subject, t.object)}
+        self.by_subject: dict[tuple[Any, Any], list[ox.Triple]] = defaultdict(list)
+        self.by_object: dict[tuple[Any, Any], list[ox.Triple]] = defaultdict(list)
+        for t in self.new:  # only triples whose predicate derives more than themselves can derive another triple
+            if t.predicate in deriving:
+                self.by_subject[(t.subject, t.predicate)].append(t)
+                self.by_object[(t.predicate, t.object)].append(t)
+
+    def new_matching(self, s: Any, p: Any, o: Any) -> list[ox.Triple]:
+        """The changed graphs' new triples matching a pattern with a predicate (None matches anything)."""
+        if s is not None and o is not None:
+            found = ox.Triple(s, p, o)
+            return [found] if found in self.new else []
+        if s is not None:
+            return self.by_subject.get((s, p), [])
+        if o is not None:
+            return self.by_object.get((p, o), [])
+        return [t for found in self.by_subject.values() for t in found if t.predicate == p]
 
     def unchanged_quads(self, s: Any, p: Any, o: Any) -> Iterable[ox.Quad]:
         """Quads in unchanged asserted graphs matching a pattern (None matches anything)."""
@@ -145,18 +195,18 @@ class _Lookup:
 def inferred_change(store: ox.Store, changes: dict[str, GraphChange], ontology: Graph, local: LocalRules,
                     excluded: set[str], inferred_iri: str) -> tuple[set[ox.Triple], set[ox.Triple]]:
     """(added, removed): how the inferred graph changes, equal to re-reasoning the whole new build."""
-    lookup = _Lookup(store, excluded | set(changes), changes)
+    deriving = {ox.NamedNode(str(p)) for p in local.deriving_predicates()}
+    lookup = _Lookup(store, excluded | set(changes), changes, deriving)
     ontology_triples = set(ontology)
     from_ontology = local.closure_of(ontology_triples)
     moved = {from_ox_triple(t) for change in changes.values() for t in change.old ^ change.new}
-    new_closure = local.closure_of(from_ox_triple(t) for t in lookup.new)
     candidates = local.closure_of(moved) | (from_ontology - ontology_triples)
     inferred = ox.NamedNode(inferred_iri)
     added, removed = set(), set()
     for triple in candidates:
         term = _ox(triple)
         was = next(iter(store.quads_for_pattern(term.subject, term.predicate, term.object, inferred)), None) is not None
-        derived = triple in from_ontology or triple in new_closure or _derived(triple, local, lookup)
+        derived = triple in from_ontology or _derived_new(triple, local, lookup) or _derived(triple, local, lookup)
         now = (derived and triple not in ontology_triples and not lookup.asserted(term)
                and is_meaningful(triple, lookup))
         if now and not was:
@@ -164,6 +214,16 @@ def inferred_change(store: ox.Store, changes: dict[str, GraphChange], ontology: 
         elif was and not now:
             removed.add(term)
     return added, removed
+
+
+def _derived_new(triple: Triple, local: LocalRules, lookup: _Lookup) -> bool:
+    """Whether some new triple of a changed graph derives this one (the closure of those, asked per triple)."""
+    for pattern in local.source_patterns(triple):
+        s, p, o = (to_ox(term) if term is not None else None for term in pattern)
+        for found in lookup.new_matching(s, p, o):
+            if triple in local.closure(from_ox_triple(found)):
+                return True
+    return False
 
 
 def _derived(triple: Triple, local: LocalRules, lookup: _Lookup) -> bool:

@@ -51,6 +51,7 @@ class ParseCache:
     index: dict[str, Seen] = field(default_factory=dict)
     seen: dict[str, Seen] = field(default_factory=dict)
     stats: ParseStats = field(default_factory=ParseStats)
+    memory: dict[tuple[str, str], Profile] | None = None  # (display, sha256) -> profile: a resident builder's
 
     def __post_init__(self) -> None:
         if self.folder is None:
@@ -69,7 +70,14 @@ class ParseCache:
         name = hashlib.sha256("\x00".join((code_version(), display, sha256)).encode()).hexdigest()
         return self.folder / f"{name}.pkl"
 
+    def next_build(self) -> None:
+        """Start another build with this cache (a resident builder): what the last one saw is the index now."""
+        self.index.update(self.seen)
+        self.seen, self.stats = {}, ParseStats()
+
     def _load(self, display: str, sha256: str) -> Profile | None:
+        if self.memory is not None and (display, sha256) in self.memory:
+            return self.memory[(display, sha256)]
         entry = self._entry(display, sha256)
         if entry is None:
             return None
@@ -78,7 +86,11 @@ class ParseCache:
                 profile = pickle.load(handle)
         except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError):
             return None
-        return profile if isinstance(profile, Profile) and profile.sha256 == sha256 else None
+        if not isinstance(profile, Profile) or profile.sha256 != sha256:
+            return None
+        if self.memory is not None:
+            self.memory[(display, sha256)] = profile
+        return profile
 
     @staticmethod
     def _trusted(info: os.stat_result, read_ns: int) -> bool:
@@ -110,6 +122,8 @@ class ParseCache:
                 profile = parse_profile(document)
             except SourceError as exc:
                 return exc
+            if self.memory is not None:
+                self.memory[(display, document.sha256)] = profile
             entry = self._entry(display, document.sha256)
             if entry is not None:
                 write_atomically(entry, pickle.dumps(profile, protocol=pickle.HIGHEST_PROTOCOL))
@@ -119,6 +133,10 @@ class ParseCache:
 
     def save(self) -> None:
         """Record the stats of the files read and drop the entries no file holds now."""
+        if self.memory is not None:
+            held = {(display, sha) for display, (_, sha, _) in self.seen.items()}
+            for gone in set(self.memory) - held:
+                del self.memory[gone]
         if self.folder is None:
             return
         index = pickle.dumps((code_version(), self.seen), protocol=pickle.HIGHEST_PROTOCOL)

@@ -274,6 +274,10 @@ class LocalRules:
                     patterns.add((s, q, o) if a == _X else (o, q, s))
         return patterns
 
+    def deriving_predicates(self) -> set[Node]:
+        """The predicates of the triples that derive a triple other than themselves (rdf:type among them)."""
+        return self._predicates() | {RDF.type}
+
     def _predicates(self) -> set[Node]:
         """Predicates with consequences beyond themselves."""
         rules = self.rules

@@ -363,6 +363,30 @@ def _record_orgs(record: Record) -> Iterator[RecordOrg]:
             yield from author.affiliations
 
 
+def _nothing_to_link(corpus: Corpus, resolution: Resolution) -> bool:
+    """Whether linking can only give singletons: no records, and no identifier shared by two profile works (then
+    no work or person merges, so no conflict, warning or kept-apart person, and the rest of a Linking is read only
+    by the records' mapping). A one-profile edit of such a corpus re-links nothing."""
+    if corpus.records:
+        return False
+    owner: dict[ExternalId, str] = {}
+    seen: set[str] = set()
+    for profile in corpus.profiles:
+        for pub in profile.publications:
+            slug = resolution.work(pub.title)
+            if slug in seen:  # the linker reads a work's identifiers from its first listing only
+                continue
+            seen.add(slug)
+            ids = [ExternalId("doi", pub.doi)] if pub.doi else []
+            ids += [ExternalId(*f) for iri in pub.same_as if (f := from_iri(iri)) and f[0] in WORK_SCHEMES]
+            for ident in ids:
+                if owner.setdefault(ident, slug) != slug:
+                    return False
+    return True
+
+
 def link(corpus: Corpus, resolution: Resolution, precedence: tuple[str, ...]) -> Linking:
     """Link a corpus's records to its profiles and to each other (see the module docstring)."""
+    if _nothing_to_link(corpus, resolution):
+        return Linking(precedence)
     return _Linker(corpus, resolution, precedence).run()

@@ -197,19 +197,30 @@ class MapCache:
                 path.unlink(missing_ok=True)
 
 
+Triples = list[tuple[Any, Any, Any]]
+
+
 class _LazyMemory(Memory):
-    """An rdflib Memory store filled from a pickled triple list the first time it is used."""
+    """An rdflib Memory store filled from a triple list (or its pickle) the first time it is searched."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.pending: tuple[bytes, Graph] | None = None
+        self.pending: tuple[bytes | Triples, Graph] | None = None
+
+    def listed(self, pending: tuple[bytes | Triples, Graph]) -> Triples:
+        """The pending triples as a list (a pickle is read once, then kept as the list)."""
+        triples, graph = pending
+        if isinstance(triples, bytes):
+            triples = pickle.loads(triples)
+            self.pending = (triples, graph)
+        return triples
 
     def fill(self) -> None:
         """Load the pending triples (once)."""
         if self.pending is not None:
-            blob, graph = self.pending
+            triples, graph = self.listed(self.pending), self.pending[1]
             self.pending = None
-            Memory.addN(self, ((s, p, o, graph) for s, p, o in pickle.loads(blob)))
+            Memory.addN(self, ((s, p, o, graph) for s, p, o in triples))
 
 
 def _filling(name: str) -> Any:
@@ -230,13 +241,15 @@ for _name in ("add", "addN", "remove", "triples", "triples_choices", "__len__", 
 
 
 class LazyGraph(Graph):
-    """A graph whose triples are loaded on first use; ``size`` is known without loading them."""
+    """A graph held as a triple list (or its pickle) and indexed on the first search; ``size`` is known without
+    loading it. Full scans (iterating it, ``subjects()`` with no arguments) read the list and build no index: at
+    a million triples the mapped graphs take a fraction of the memory rdflib's indexes would."""
 
-    def __init__(self, blob: bytes, size: int) -> None:
+    def __init__(self, triples: bytes | Triples, size: int) -> None:
         store = _LazyMemory()
         self._bound = False  # the project's prefixes are bound on first use of the namespace manager (costly)
         super().__init__(store=store)
-        store.pending = (blob, self)
+        store.pending = (triples, self)
         self.size = size
 
     @property
@@ -257,6 +270,17 @@ class LazyGraph(Graph):
         """Whether the triples have been loaded."""
         return self.store.pending is None  # type: ignore[attr-defined]
 
+    def triples(self, triple: Any) -> Any:
+        """Triples matching a pattern; a full scan of an unloaded graph reads the pickle and keeps nothing."""
+        store: _LazyMemory = self.store  # type: ignore[assignment]
+        if store.pending is not None and tuple(triple) == (None, None, None):
+            return iter(store.listed(store.pending))
+        return Graph.triples(self, triple)
+
+    def __len__(self) -> int:
+        """Number of triples (known without loading them)."""
+        return self.size if not self.loaded else Graph.__len__(self)
+
 
 def graph_size(graph: Graph) -> int:
     """Number of triples, without loading a LazyGraph."""
@@ -268,15 +292,16 @@ def _uri(text: str) -> URIRef:
     return str.__new__(URIRef, text)
 
 
-def _map_profile(profile: Profile, minter: Minter, resolution: Resolution, graph_iri: URIRef) -> tuple[Entry, Graph]:
-    """Map one profile on its own, recording resolution answers and origin operations."""
+def _map_profile(profile: Profile, minter: Minter, resolution: Resolution, graph_iri: URIRef) -> tuple[Entry, Triples]:
+    """Map one profile on its own, recording resolution answers and origin operations; the entry and the triples."""
     recording, origins = RecordingResolution(resolution), _RecordingOrigins()
     graph = ProfileMapper(minter, recording, profile, origins).run()  # type: ignore[arg-type]
     provenance(graph, minter, graph_iri, f"profiles/{Path(profile.origin.file).name}", profile.sha256)
     ops = [(assign, str(node) if type(node) is URIRef else node, (o.file, o.path), o.line)
            for assign, node, o in origins.ops]  # IRIs as plain text: unpickling a URIRef re-validates it (slow)
-    blob = pickle.dumps(list(graph), protocol=pickle.HIGHEST_PROTOCOL)
-    return Entry(recording.reads, blob, ops, hashlib.sha256(blob).hexdigest(), len(graph)), graph
+    triples = list(graph)
+    blob = pickle.dumps(triples, protocol=pickle.HIGHEST_PROTOCOL)
+    return Entry(recording.reads, blob, ops, hashlib.sha256(blob).hexdigest(), len(triples)), triples
 
 
 def map_corpus_cached(corpus: Corpus, minter: Minter, resolution: Resolution, reference_sha256: str,
@@ -292,7 +317,8 @@ def map_corpus_cached(corpus: Corpus, minter: Minter, resolution: Resolution, re
             stats.cached += 1
             graph: Graph = LazyGraph(entry.triples, entry.count)
         else:
-            entry, graph = _map_profile(profile, minter, resolution, graph_iri)
+            entry, triples = _map_profile(profile, minter, resolution, graph_iri)
+            graph = LazyGraph(triples, entry.count)  # a triple list, without rdflib's indexes
             if all(file == profile.origin.file for _, _, (file, _), _ in entry.origin_ops):
                 cache.save(key, entry)
         cache.used.add(key)

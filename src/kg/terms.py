@@ -89,10 +89,10 @@ def from_ox(term: OxObject | ox.DefaultGraph) -> RdfTerm:
 CHUNK = 200_000  # quads per bulk load: Oxigraph's bulk loader holds a whole batch (and Python its objects) at once
 
 
-def bulk_extend_chunked(store: ox.Store, quads: Iterable[ox.Quad], chunk: int = CHUNK) -> None:
-    """Bulk-load quads in batches of at most chunk, so memory stays bounded however many there are."""
-    iterator = iter(quads)
-    while batch := list(islice(iterator, chunk)):
+def bulk_extend_chunked(store: ox.Store, quads: Iterable[ox.Quad], chunk: int | None = None) -> None:
+    """Bulk-load quads in batches of at most chunk (CHUNK by default), so memory stays bounded however many."""
+    iterator, size = iter(quads), chunk or CHUNK
+    while batch := list(islice(iterator, size)):
         store.bulk_extend(batch)
 
 

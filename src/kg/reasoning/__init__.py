@@ -68,11 +68,10 @@ def inferred_triples(graphs: Iterable[Graph], ontology: Graph, reasoner: str = "
     known: set[Triple] = set()  # the asserted triples, then the ontology's: one set, not a copy of the data per use
     abox_nodes: set[Node] = set()
     for graph in graphs:
-        for triple in graph:
-            known.add(triple)
-            for term in (triple[0], triple[2]):
-                if isinstance(term, (URIRef, BNode)):
-                    abox_nodes.add(term)
+        batch = list(graph)  # one graph at a time: the triples themselves are shared, not copied
+        known.update(batch)
+        abox_nodes.update(s for s, _, _ in batch if isinstance(s, (URIRef, BNode)))
+        abox_nodes.update(o for _, _, o in batch if isinstance(o, (URIRef, BNode)))
     known.update(ontology)
     return {triple for triple in closure(known, ontology, reasoner)
             if triple not in known and is_meaningful(triple, abox_nodes)}

@@ -23,6 +23,7 @@ import rdflib
 from rdflib import Graph, URIRef
 from rdflib.namespace import NamespaceManager
 from rdflib.plugins.stores.memory import Memory
+from rdflib.term import Node
 
 from ..atomic_files import write_atomically
 from ..iris import Minter
@@ -282,6 +283,39 @@ class LazyGraph(Graph):
         return self.size if not self.loaded else Graph.__len__(self)
 
 
+class _Collecting(Graph):
+    """The graph a profile is mapped into: triples kept in the order first added, without rdflib's indexes (the
+    mapper only adds); anything but a full scan or len() indexes them and carries on as an ordinary graph."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.added: dict[tuple[Any, Any, Any], None] | None = {}
+
+    def add(self, triple: tuple[Any, Any, Any]) -> _Collecting:
+        """Add one triple (of rdflib nodes)."""
+        if self.added is None:
+            Graph.add(self, triple)
+            return self
+        s, p, o = triple
+        if not (isinstance(s, Node) and isinstance(p, Node) and isinstance(o, Node)):
+            raise TypeError(f"not an RDF triple: {triple!r}")
+        self.added[(s, p, o)] = None
+        return self
+
+    def triples(self, triple: Any) -> Any:
+        """Triples matching a pattern (the first search indexes them)."""
+        if self.added is not None:
+            if tuple(triple) == (None, None, None):
+                return iter(list(self.added))
+            added, self.added = self.added, None
+            Graph.addN(self, ((s, p, o, self) for s, p, o in added))
+        return Graph.triples(self, triple)
+
+    def __len__(self) -> int:
+        """Number of triples."""
+        return len(self.added) if self.added is not None else Graph.__len__(self)
+
+
 def graph_size(graph: Graph) -> int:
     """Number of triples, without loading a LazyGraph."""
     return graph.size if isinstance(graph, LazyGraph) and not graph.loaded else len(graph)
@@ -295,7 +329,9 @@ def _uri(text: str) -> URIRef:
 def _map_profile(profile: Profile, minter: Minter, resolution: Resolution, graph_iri: URIRef) -> tuple[Entry, Triples]:
     """Map one profile on its own, recording resolution answers and origin operations; the entry and the triples."""
     recording, origins = RecordingResolution(resolution), _RecordingOrigins()
-    graph = ProfileMapper(minter, recording, profile, origins).run()  # type: ignore[arg-type]
+    mapper = ProfileMapper(minter, recording, profile, origins)  # type: ignore[arg-type]
+    mapper.graph = _Collecting()
+    graph = mapper.run()
     provenance(graph, minter, graph_iri, f"profiles/{Path(profile.origin.file).name}", profile.sha256)
     ops = [(assign, str(node) if type(node) is URIRef else node, (o.file, o.path), o.line)
            for assign, node, o in origins.ops]  # IRIs as plain text: unpickling a URIRef re-validates it (slow)

@@ -101,6 +101,7 @@ def versus_load(data: Path, work: Path, repeats: int) -> dict:
         store = work / "store"
         builds.append(timed_build(data, store))
         loads.append(timed_load(store, work))
+        print(json.dumps({"build": builds[-1], "load": loads[-1]}), flush=True)
     stages = {name: {key: round(statistics.median(b["stages"][name][key] for b in builds), 2)
                      for key in ("seconds", "peak_mb")} for name in builds[0]["stages"]}
     build = {key: round(statistics.median(b[key] for b in builds), 2) for key in ("wall_seconds", "peak_mb")}

@@ -54,8 +54,9 @@ def corpus(out: Path, triples: int) -> Path:
     return data
 
 
-def measured(command: list[str], output: Path) -> tuple[float, float]:
-    """Run a command with its standard output in a file; (wall seconds, peak resident MB of that process)."""
+def measured(command: list[str], output: Path) -> tuple[float, float, float]:
+    """Run a command with its standard output in a file; (wall seconds, peak resident MB, CPU seconds (user and
+    system) of that process)."""
     started = time.perf_counter()
     with open(output, "w", encoding="utf-8") as handle:
         process = subprocess.Popen(command, stdout=handle, stderr=subprocess.DEVNULL)
@@ -64,21 +65,22 @@ def measured(command: list[str], output: Path) -> tuple[float, float]:
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode:
         raise subprocess.CalledProcessError(process.returncode, command)
-    return wall, usage.ru_maxrss / 1024
+    return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 def timed_build(data: Path, store: Path) -> dict:
     """Run `kg build --timings` in a fresh process; stage seconds, peak MB, wall time and the process's peak MB."""
     log = store.parent / "build.log"
     log.parent.mkdir(parents=True, exist_ok=True)
-    wall, peak = measured([sys.executable, "-m", "kg", "build", "--data", str(data), "--store", str(store),
-                           "--timings"], log)
+    wall, peak, cpu = measured([sys.executable, "-m", "kg", "build", "--data", str(data), "--store", str(store),
+                                "--timings"], log)
     out = log.read_text(encoding="utf-8")
     stages = {m.group(1): {"seconds": float(m.group(2)), "peak_mb": float(m.group(3))}
               for m in map(STAGE.match, out.splitlines()) if m}
     built = re.search(r"^built .* \((\d+) triples\)$", out, flags=re.M)
     total = int(built.group(1)) if built else 0
-    return {"stages": stages, "wall_seconds": round(wall, 2), "peak_mb": round(peak, 1), "triples": total}
+    return {"stages": stages, "wall_seconds": round(wall, 2), "cpu_seconds": round(cpu, 2), "peak_mb": round(peak, 1),
+            "triples": total}
 
 
 def timed_load(store: Path, work: Path) -> dict:
@@ -87,10 +89,11 @@ def timed_load(store: Path, work: Path) -> dict:
     ox.Store.read_only(str(store.resolve())).dump(output=str(dump), format=ox.RdfFormat.N_QUADS)
     shutil.rmtree(target, ignore_errors=True)
     quads = sum(1 for _ in open(dump, "rb"))
-    wall, peak = measured(["oxigraph", "load", "--location", str(target), "--file", str(dump)], work / "load.log")
+    wall, peak, cpu = measured(["oxigraph", "load", "--location", str(target), "--file", str(dump)],
+                               work / "load.log")
     shutil.rmtree(target, ignore_errors=True)
     dump.unlink()
-    return {"wall_seconds": round(wall, 2), "peak_mb": round(peak, 1), "quads": quads}
+    return {"wall_seconds": round(wall, 2), "cpu_seconds": round(cpu, 2), "peak_mb": round(peak, 1), "quads": quads}
 
 
 def versus_load(data: Path, work: Path, repeats: int) -> dict:
@@ -104,8 +107,9 @@ def versus_load(data: Path, work: Path, repeats: int) -> dict:
         print(json.dumps({"build": builds[-1], "load": loads[-1]}), flush=True)
     stages = {name: {key: round(statistics.median(b["stages"][name][key] for b in builds), 2)
                      for key in ("seconds", "peak_mb")} for name in builds[0]["stages"]}
-    build = {key: round(statistics.median(b[key] for b in builds), 2) for key in ("wall_seconds", "peak_mb")}
-    load = {key: round(statistics.median(run[key] for run in loads), 2) for key in ("wall_seconds", "peak_mb")}
+    keys = ("wall_seconds", "cpu_seconds", "peak_mb")
+    build = {key: round(statistics.median(b[key] for b in builds), 2) for key in keys}
+    load = {key: round(statistics.median(run[key] for run in loads), 2) for key in keys}
     return {"triples": builds[0]["triples"], "quads": loads[0]["quads"], "repeats": repeats, "stages": stages,
             **build, "load": load, "wall_ratio": round(build["wall_seconds"] / load["wall_seconds"], 2),
             "runs": {"builds": builds, "loads": loads}}
@@ -160,18 +164,23 @@ def compare_validation(data: Path, repeats: int, old_max: int) -> dict:
     return row
 
 
+def _run_cells(run: dict) -> str:
+    """Wall seconds / CPU seconds (when measured) / peak MB of a process."""
+    cpu = f" / {run['cpu_seconds']:.1f}" if "cpu_seconds" in run else ""
+    return f"{run['wall_seconds']:.1f}{cpu} / {run['peak_mb']:.0f}"
+
+
 def markdown(results: dict) -> str:
     """The results as Markdown tables."""
     lines = ["| triples | " + " | ".join(f"{s} s / MB" for s in ("map", "validate", "reason", "store"))
-             + " | kg build wall s / peak MB | oxigraph load wall s / peak MB (quads) | wall ratio | incremental s |",
-             "|---" * 9 + "|"]
+             + " | kg build wall s / CPU s / peak MB | oxigraph load wall s / CPU s / peak MB | quads | wall ratio "
+             "| incremental s |", "|---" * 10 + "|"]
     for row in results["builds"].values():
         cells = [f"{row['stages'][s]['seconds']:.2f} / {row['stages'][s]['peak_mb']:.0f}" if s in row["stages"]
                  else "–" for s in ("map", "validate", "reason", "store")]
-        load = row["load"]
-        lines.append(f"| {row['triples']:,} | " + " | ".join(cells) + f" | {row['wall_seconds']:.1f} / "
-                     f"{row['peak_mb']:.0f} | {load['wall_seconds']:.1f} / {load['peak_mb']:.0f} ({row['quads']:,}) | "
-                     f"{row['wall_ratio']:.2f}x | {row.get('incremental_wall_seconds', '–')} |")
+        lines.append(f"| {row['triples']:,} | " + " | ".join(cells) + f" | {_run_cells(row)} | "
+                     f"{_run_cells(row['load'])} | {row['quads']:,} | {row['wall_ratio']:.2f}x | "
+                     f"{row.get('incremental_wall_seconds', '–')} |")
     lines.append(f"\nMedians of {max((r['repeats'] for r in results['builds'].values()), default=0)} fresh builds "
                  "and loads, alternating in one run.")
     lines += ["", "| reasoning at | asserted | inferred | rules s | owlrl s | speedup |", "|---|---|---|---|---|---|"]

@@ -272,7 +272,7 @@ class LazyGraph(Graph):
         return self.store.pending is None  # type: ignore[attr-defined]
 
     def triples(self, triple: Any) -> Any:
-        """Triples matching a pattern; a full scan of an unloaded graph reads the pickle and keeps nothing."""
+        """Triples matching a pattern; a full scan of an unloaded graph reads its list (a pickle decoded once)."""
         store: _LazyMemory = self.store  # type: ignore[assignment]
         if store.pending is not None and tuple(triple) == (None, None, None):
             return iter(store.listed(store.pending))

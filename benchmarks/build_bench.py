@@ -1,18 +1,24 @@
-"""Build benchmark: stage times and peak memory at several corpus sizes, reasoning and validation side by side.
+"""Build benchmark: stage times and peak memory at several corpus sizes, against a bare `oxigraph load` of the same
+quads, with reasoning and validation engines side by side.
 
-    python benchmarks/build_bench.py --sizes 1000 10000 100000 1000000 --out benchmarks/out
+    python benchmarks/build_bench.py --sizes 100000 1000000 --repeats 3 --reasoning-sizes --validation-sizes
 
 Writes build.json and build.md under --out. Corpora are generated once into OUT/data-N (deterministic).
-Each comparison (rules vs owlrl; validation engines) runs side by side in one process, and reports the
-median of --repeats runs. Validation compares the compiled Oxigraph engine over the union (the default), the
-same engine in 2-process shards, and the previous hybrid path (pyshacl core shapes + Oxigraph SPARQL shapes,
-one run; skipped above --old-validation-max triples because it takes minutes).
+Each size is built --repeats times from scratch (`kg build --timings` in a fresh process, peak resident memory
+from the kernel's rusage of that process); after each build the store's quads (named graphs, their merge in the
+default graph, change records) are dumped as N-Quads and loaded by `oxigraph load` into a fresh directory, also
+measured by rusage. The builds and loads alternate, so both see the same machine; the table gives medians and
+the ratio of the medians. Each comparison (rules vs owlrl; validation engines) runs side by side in one process,
+and reports the median of --repeats runs. Validation compares the compiled Oxigraph engine over the union (the
+default), the same engine in 2-process shards, and the previous hybrid path (pyshacl core shapes + Oxigraph
+SPARQL shapes, one run; skipped above --old-validation-max triples because it takes minutes).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import statistics
@@ -21,6 +27,7 @@ import sys
 import time
 from pathlib import Path
 
+import pyoxigraph as ox
 from rdflib import Graph
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -47,17 +54,65 @@ def corpus(out: Path, triples: int) -> Path:
     return data
 
 
-def timed_build(data: Path, store: Path) -> dict:
-    """Run `kg build --timings` in a fresh process; stage seconds, peak MB and wall time."""
+def measured(command: list[str], output: Path) -> tuple[float, float, float]:
+    """Run a command with its standard output in a file; (wall seconds, peak resident MB, CPU seconds (user and
+    system) of that process)."""
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "kg", "build", "--data", str(data), "--store", str(store),
-                           "--timings"], capture_output=True, text=True, check=True)
+    with open(output, "w", encoding="utf-8") as handle:
+        process = subprocess.Popen(command, stdout=handle, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode:
+        raise subprocess.CalledProcessError(process.returncode, command)
+    return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
+
+
+def timed_build(data: Path, store: Path) -> dict:
+    """Run `kg build --timings` in a fresh process; stage seconds, peak MB, wall time and the process's peak MB."""
+    log = store.parent / "build.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    wall, peak, cpu = measured([sys.executable, "-m", "kg", "build", "--data", str(data), "--store", str(store),
+                                "--timings"], log)
+    out = log.read_text(encoding="utf-8")
     stages = {m.group(1): {"seconds": float(m.group(2)), "peak_mb": float(m.group(3))}
-              for m in map(STAGE.match, done.stdout.splitlines()) if m}
-    built = re.search(r"^built .* \((\d+) triples\)$", done.stdout, flags=re.M)
+              for m in map(STAGE.match, out.splitlines()) if m}
+    built = re.search(r"^built .* \((\d+) triples\)$", out, flags=re.M)
     total = int(built.group(1)) if built else 0
-    return {"stages": stages, "wall_seconds": round(wall, 2), "triples": total}
+    return {"stages": stages, "wall_seconds": round(wall, 2), "cpu_seconds": round(cpu, 2), "peak_mb": round(peak, 1),
+            "triples": total}
+
+
+def timed_load(store: Path, work: Path) -> dict:
+    """Dump a built store's quads as N-Quads and time a bare `oxigraph load` of them into a fresh directory."""
+    dump, target = work / "quads.nq", work / "oxigraph-load"
+    ox.Store.read_only(str(store.resolve())).dump(output=str(dump), format=ox.RdfFormat.N_QUADS)
+    shutil.rmtree(target, ignore_errors=True)
+    quads = sum(1 for _ in open(dump, "rb"))
+    wall, peak, cpu = measured(["oxigraph", "load", "--location", str(target), "--file", str(dump)],
+                               work / "load.log")
+    shutil.rmtree(target, ignore_errors=True)
+    dump.unlink()
+    return {"wall_seconds": round(wall, 2), "cpu_seconds": round(cpu, 2), "peak_mb": round(peak, 1), "quads": quads}
+
+
+def versus_load(data: Path, work: Path, repeats: int) -> dict:
+    """Fresh builds and bare loads of their quads, alternating; medians, the ratio of the medians, and the runs."""
+    builds, loads = [], []
+    for _ in range(repeats):
+        shutil.rmtree(work, ignore_errors=True)
+        store = work / "store"
+        builds.append(timed_build(data, store))
+        loads.append(timed_load(store, work))
+        print(json.dumps({"build": builds[-1], "load": loads[-1]}), flush=True)
+    stages = {name: {key: round(statistics.median(b["stages"][name][key] for b in builds), 2)
+                     for key in ("seconds", "peak_mb")} for name in builds[0]["stages"]}
+    keys = ("wall_seconds", "cpu_seconds", "peak_mb")
+    build = {key: round(statistics.median(b[key] for b in builds), 2) for key in keys}
+    load = {key: round(statistics.median(run[key] for run in loads), 2) for key in keys}
+    return {"triples": builds[0]["triples"], "quads": loads[0]["quads"], "repeats": repeats, "stages": stages,
+            **build, "load": load, "wall_ratio": round(build["wall_seconds"] / load["wall_seconds"], 2),
+            "runs": {"builds": builds, "loads": loads}}
 
 
 def edit_one_profile(data: Path) -> None:
@@ -109,15 +164,25 @@ def compare_validation(data: Path, repeats: int, old_max: int) -> dict:
     return row
 
 
+def _run_cells(run: dict) -> str:
+    """Wall seconds / CPU seconds (when measured) / peak MB of a process."""
+    cpu = f" / {run['cpu_seconds']:.1f}" if "cpu_seconds" in run else ""
+    return f"{run['wall_seconds']:.1f}{cpu} / {run['peak_mb']:.0f}"
+
+
 def markdown(results: dict) -> str:
     """The results as Markdown tables."""
     lines = ["| triples | " + " | ".join(f"{s} s / MB" for s in ("map", "validate", "reason", "store"))
-             + " | wall s | incremental s |", "|---" * 7 + "|"]
+             + " | kg build wall s / CPU s / peak MB | oxigraph load wall s / CPU s / peak MB | quads | wall ratio "
+             "| incremental s |", "|---" * 10 + "|"]
     for row in results["builds"].values():
         cells = [f"{row['stages'][s]['seconds']:.2f} / {row['stages'][s]['peak_mb']:.0f}" if s in row["stages"]
                  else "–" for s in ("map", "validate", "reason", "store")]
-        lines.append(f"| {row['triples']:,} | " + " | ".join(cells) + f" | {row['wall_seconds']:.1f} | "
+        lines.append(f"| {row['triples']:,} | " + " | ".join(cells) + f" | {_run_cells(row)} | "
+                     f"{_run_cells(row['load'])} | {row['quads']:,} | {row['wall_ratio']:.2f}x | "
                      f"{row.get('incremental_wall_seconds', '–')} |")
+    lines.append(f"\nMedians of {max((r['repeats'] for r in results['builds'].values()), default=0)} fresh builds "
+                 "and loads, alternating in one run.")
     lines += ["", "| reasoning at | asserted | inferred | rules s | owlrl s | speedup |", "|---|---|---|---|---|---|"]
     for size, row in results["reasoning"].items():
         lines.append(f"| {size} | {row['asserted']} | {row['inferred']} | {row['rules_s']} | {row['owlrl_s']} | "
@@ -146,8 +211,7 @@ def main() -> None:
     for size in args.sizes:
         data = corpus(args.out, size)
         store = args.out / f"store-{size}" / "store"
-        shutil.rmtree(store.parent, ignore_errors=True)
-        row = timed_build(data, store)
+        row = versus_load(data, store.parent, args.repeats)
         edited = args.out / f"edited-{size}"
         shutil.rmtree(edited, ignore_errors=True)
         shutil.copytree(data, edited)

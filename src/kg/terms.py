@@ -8,6 +8,8 @@ rdflib.term.Literal('1', datatype=rdflib.term.URIRef('http://www.w3.org/2001/XML
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from itertools import islice
 from typing import TypeAlias, overload
 
 import pyoxigraph as ox
@@ -84,4 +86,15 @@ def from_ox(term: OxObject | ox.DefaultGraph) -> RdfTerm:
     raise TypeError(f"cannot convert {term!r}")
 
 
-__all__ = ["OxGraphName", "OxObject", "OxSubject", "OxTerm", "RdfTerm", "from_ox", "to_ox", "triple_to_ox"]
+CHUNK = 200_000  # quads per bulk load: Oxigraph's bulk loader holds a whole batch (and Python its objects) at once
+
+
+def bulk_extend_chunked(store: ox.Store, quads: Iterable[ox.Quad], chunk: int | None = None) -> None:
+    """Bulk-load quads in batches of at most chunk (CHUNK by default), so memory stays bounded however many."""
+    iterator, size = iter(quads), chunk or CHUNK
+    while batch := list(islice(iterator, size)):
+        store.bulk_extend(batch)
+
+
+__all__ = ["CHUNK", "OxGraphName", "OxObject", "OxSubject", "OxTerm", "RdfTerm", "bulk_extend_chunked", "from_ox",
+           "to_ox", "triple_to_ox"]

@@ -23,6 +23,7 @@ import rdflib
 from rdflib import Graph, URIRef
 from rdflib.namespace import NamespaceManager
 from rdflib.plugins.stores.memory import Memory
+from rdflib.term import Node
 
 from ..atomic_files import write_atomically
 from ..iris import Minter
@@ -271,19 +272,30 @@ class MapCache:
                 path.unlink(missing_ok=True)
 
 
+Triples = list[tuple[Any, Any, Any]]
+
+
 class _LazyMemory(Memory):
-    """An rdflib Memory store filled from a pickled triple list the first time it is used."""
+    """An rdflib Memory store filled from a triple list (or its pickle) the first time it is searched."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.pending: tuple[bytes, Graph] | None = None
+        self.pending: tuple[bytes | Triples, Graph] | None = None
+
+    def listed(self, pending: tuple[bytes | Triples, Graph]) -> Triples:
+        """The pending triples as a list (a pickle is read once, then kept as the list)."""
+        triples, graph = pending
+        if isinstance(triples, bytes):
+            triples = pickle.loads(triples)
+            self.pending = (triples, graph)
+        return triples
 
     def fill(self) -> None:
         """Load the pending triples (once)."""
         if self.pending is not None:
-            blob, graph = self.pending
+            triples, graph = self.listed(self.pending), self.pending[1]
             self.pending = None
-            Memory.addN(self, ((s, p, o, graph) for s, p, o in pickle.loads(blob)))
+            Memory.addN(self, ((s, p, o, graph) for s, p, o in triples))
 
 
 def _filling(name: str) -> Any:
@@ -304,13 +316,15 @@ for _name in ("add", "addN", "remove", "triples", "triples_choices", "__len__", 
 
 
 class LazyGraph(Graph):
-    """A graph whose triples are loaded on first use; ``size`` is known without loading them."""
+    """A graph held as a triple list (or its pickle) and indexed on the first search; ``size`` is known without
+    loading it. Full scans (iterating it, ``subjects()`` with no arguments) read the list and build no index: at
+    a million triples the mapped graphs take a fraction of the memory rdflib's indexes would."""
 
-    def __init__(self, blob: bytes, size: int) -> None:
+    def __init__(self, triples: bytes | Triples, size: int) -> None:
         store = _LazyMemory()
         self._bound = False  # the project's prefixes are bound on first use of the namespace manager (costly)
         super().__init__(store=store)
-        store.pending = (blob, self)
+        store.pending = (triples, self)
         self.size = size
 
     @property
@@ -331,6 +345,50 @@ class LazyGraph(Graph):
         """Whether the triples have been loaded."""
         return self.store.pending is None  # type: ignore[attr-defined]
 
+    def triples(self, triple: Any) -> Any:
+        """Triples matching a pattern; a full scan of an unloaded graph reads its list (a pickle decoded once)."""
+        store: _LazyMemory = self.store  # type: ignore[assignment]
+        if store.pending is not None and tuple(triple) == (None, None, None):
+            return iter(store.listed(store.pending))
+        return Graph.triples(self, triple)
+
+    def __len__(self) -> int:
+        """Number of triples (known without loading them)."""
+        return self.size if not self.loaded else Graph.__len__(self)
+
+
+class _Collecting(Graph):
+    """The graph a profile is mapped into: triples kept in the order first added, without rdflib's indexes (the
+    mapper only adds); anything but a full scan or len() indexes them and carries on as an ordinary graph."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.added: dict[tuple[Any, Any, Any], None] | None = {}
+
+    def add(self, triple: tuple[Any, Any, Any]) -> _Collecting:
+        """Add one triple (of rdflib nodes)."""
+        if self.added is None:
+            Graph.add(self, triple)
+            return self
+        s, p, o = triple
+        if not (isinstance(s, Node) and isinstance(p, Node) and isinstance(o, Node)):
+            raise TypeError(f"not an RDF triple: {triple!r}")
+        self.added[(s, p, o)] = None
+        return self
+
+    def triples(self, triple: Any) -> Any:
+        """Triples matching a pattern (the first search indexes them)."""
+        if self.added is not None:
+            if tuple(triple) == (None, None, None):
+                return iter(list(self.added))
+            added, self.added = self.added, None
+            Graph.addN(self, ((s, p, o, self) for s, p, o in added))
+        return Graph.triples(self, triple)
+
+    def __len__(self) -> int:
+        """Number of triples."""
+        return len(self.added) if self.added is not None else Graph.__len__(self)
+
 
 def graph_size(graph: Graph) -> int:
     """Number of triples, without loading a LazyGraph."""
@@ -342,15 +400,18 @@ def _uri(text: str) -> URIRef:
     return str.__new__(URIRef, text)
 
 
-def _map_profile(profile: Profile, minter: Minter, resolution: Resolution, graph_iri: URIRef) -> tuple[Entry, Graph]:
-    """Map one profile on its own, recording resolution answers and origin operations."""
+def _map_profile(profile: Profile, minter: Minter, resolution: Resolution, graph_iri: URIRef) -> tuple[Entry, Triples]:
+    """Map one profile on its own, recording resolution answers and origin operations; the entry and the triples."""
     recording, origins = RecordingResolution(resolution), _RecordingOrigins()
-    graph = ProfileMapper(minter, recording, profile, origins).run()  # type: ignore[arg-type]
+    mapper = ProfileMapper(minter, recording, profile, origins)  # type: ignore[arg-type]
+    mapper.graph = _Collecting()
+    graph = mapper.run()
     provenance(graph, minter, graph_iri, f"profiles/{Path(profile.origin.file).name}", profile.sha256)
     ops = [(assign, str(node) if type(node) is URIRef else node, (o.file, o.path), o.line)
            for assign, node, o in origins.ops]  # IRIs as plain text: unpickling a URIRef re-validates it (slow)
-    blob = pickle.dumps(list(graph), protocol=pickle.HIGHEST_PROTOCOL)
-    return Entry(recording.reads, blob, ops, hashlib.sha256(blob).hexdigest(), len(graph)), graph
+    triples = list(graph)
+    blob = pickle.dumps(triples, protocol=pickle.HIGHEST_PROTOCOL)
+    return Entry(recording.reads, blob, ops, hashlib.sha256(blob).hexdigest(), len(triples)), triples
 
 
 def map_corpus_cached(corpus: Corpus, minter: Minter, resolution: Resolution, reference_sha256: str,
@@ -372,7 +433,8 @@ def map_corpus_cached(corpus: Corpus, minter: Minter, resolution: Resolution, re
             stats.cached += 1
             graph: Graph = cache.graph_of(key, entry)
         else:
-            entry, graph = _map_profile(profile, minter, resolution, graph_iri)
+            entry, triples = _map_profile(profile, minter, resolution, graph_iri)
+            graph = LazyGraph(triples, entry.count)  # a triple list, without rdflib's indexes
             answers.update(entry.reads)  # what mapping it just read: this resolution's answers
             if all(file == profile.origin.file for _, _, (file, _), _ in entry.origin_ops):
                 cache.save(key, entry)

@@ -67,15 +67,18 @@ def _initial(mapped: MappedGraphs, build_id: str, started: str) -> BuildChanges:
     """A first build: every entity is new (counted per kind, not listed)."""
     kinds: dict[Any, str] = {}
     classes: dict[Any, str] = {c: kind for kind, cs in reversed(KIND_CLASSES) for c in cs}
+    rdf_type = str(RDF.type)
     for graph in mapped.graphs.values():
-        for subject, _, cls in graph.triples((None, RDF.type, None)):
+        for subject, predicate, cls in graph:  # a full scan: reads a cached graph without loading it (LazyGraph)
+            if not isinstance(predicate, URIRef) or not str.__eq__(predicate, rdf_type):  # str's ==: rdflib's is slow
+                continue
             kind = classes.get(cls)
             if kind is not None and (subject not in kinds or _rank(kind) < _rank(kinds[subject])):
                 kinds[subject] = kind
+    total = sum(len(graph) for graph in mapped.graphs.values())  # a LazyGraph knows its size
     counts: dict[str, dict[str, int]] = {}
     for kind in kinds.values():
         counts.setdefault(kind, {"added": 0})["added"] += 1
-    total = sum(len(graph) for graph in mapped.graphs.values())
     return BuildChanges(build_id, started, "", None, [], total, 0, len(kinds), counts)
 
 

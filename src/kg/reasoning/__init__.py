@@ -65,11 +65,14 @@ def inferred_triples(graphs: Iterable[Graph], ontology: Graph, reasoner: str = "
     """infer() over the union of several graphs, as a set of triples, without merging them into one graph."""
     if reasoner not in REASONERS:
         raise ValueError(f"unknown reasoner {reasoner!r}; choose one of {', '.join(REASONERS)}")
-    asserted: set[Triple] = set()
+    known: set[Triple] = set()  # the asserted triples, then the ontology's: one set, not a copy of the data per use
+    abox_nodes: set[Node] = set()
     for graph in graphs:
-        asserted.update(graph)
-    known = asserted | set(ontology)
-    abox_nodes = {term for triple in asserted for term in (triple[0], triple[2]) if isinstance(term, (URIRef, BNode))}
+        batch = list(graph)  # one graph at a time: the triples themselves are shared, not copied
+        known.update(batch)
+        abox_nodes.update(s for s, _, _ in batch if isinstance(s, (URIRef, BNode)))
+        abox_nodes.update(o for _, _, o in batch if isinstance(o, (URIRef, BNode)))
+    known.update(ontology)
     return {triple for triple in closure(known, ontology, reasoner)
             if triple not in known and is_meaningful(triple, abox_nodes)}
 

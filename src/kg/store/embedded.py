@@ -24,7 +24,7 @@ from rdflib import Graph, URIRef
 
 from ..atomic_files import fsync_path, swap_symlink
 from ..errors import BuildError, StoreMissing
-from ..terms import OxGraphName, OxObject, OxSubject, from_ox, to_ox
+from ..terms import OxGraphName, OxObject, OxSubject, bulk_extend_chunked, from_ox, to_ox
 from .protocol import DefaultGraphs, GraphStore, NamedGraphs
 
 METADATA_FILE = "kg-build.json"
@@ -172,7 +172,7 @@ def _all_quads(graphs: dict[URIRef, Any]) -> Iterator[ox.Quad]:
 def _fill(oxstore: ox.Store, graphs: dict[URIRef, Any], bulk: bool = False) -> None:
     """Load graphs and their merge; bulk loading (no transaction) is for fresh on-disk versions."""
     if bulk:
-        oxstore.bulk_extend(_all_quads(graphs))
+        bulk_extend_chunked(oxstore, _all_quads(graphs))
     else:
         oxstore.extend(_all_quads(graphs))
 

@@ -29,7 +29,7 @@ from rdflib.term import Node
 
 from ..atomic_files import write_atomically
 from ..namespaces import bind_prefixes
-from ..terms import from_ox, to_ox
+from ..terms import bulk_extend_chunked, from_ox, to_ox
 from .core import core_results
 from .engine import Outcome, core_shapes, schema_of
 from .files import rdf_term
@@ -108,7 +108,7 @@ class ValidationCache:
             return
         shutil.rmtree(self.folder / STORE, ignore_errors=True)
         disk = ox.Store(str(self.folder / STORE))
-        disk.bulk_extend(outcome.store.quads_for_pattern(None, None, None, ox.DefaultGraph()))
+        bulk_extend_chunked(disk, outcome.store.quads_for_pattern(None, None, None, ox.DefaultGraph()))
         disk.flush()
         del disk
         write_atomically(self.folder / TERMS, _terms_json(outcome.terms))

@@ -8,7 +8,7 @@ the literal as given, so value tests judge (and reports name) the data's own ter
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import pyoxigraph as ox
@@ -16,7 +16,7 @@ from rdflib import BNode, Literal
 from rdflib.namespace import XSD
 from rdflib.term import Node
 
-from ..terms import from_ox, to_ox
+from ..terms import bulk_extend_chunked, from_ox, to_ox
 from .values import Unsupported
 
 OxTerm = Any  # a pyoxigraph NamedNode, BlankNode or Literal
@@ -80,16 +80,18 @@ def load_store(triples: Iterable[tuple[Node, Node, Node]]) -> tuple[ox.Store, Te
     """
     terms: dict[Node, OxTerm] = {}
     changing: list[Literal] = []
-    quads = []
-    for s, p, o in triples:
-        for term in (s, p, o):
-            if term not in terms:
-                terms[term] = to_ox(term)
-                if isinstance(term, Literal) and _differs(term):
-                    changing.append(term)
-        quads.append(ox.Quad(terms[s], terms[p], terms[o]))
+
+    def quads() -> Iterator[ox.Quad]:
+        for s, p, o in triples:
+            for term in (s, p, o):
+                if term not in terms:
+                    terms[term] = to_ox(term)
+                    if isinstance(term, Literal) and _differs(term):
+                        changing.append(term)
+            yield ox.Quad(terms[s], terms[p], terms[o])
+
     store = ox.Store()
-    store.bulk_extend(quads)
+    bulk_extend_chunked(store, quads())
     return store, TermMap(_stored_forms(changing) if changing else {})
 
 

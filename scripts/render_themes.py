@@ -53,6 +53,11 @@ class Style:
     name_form: str
 
 
+def stop(value: str, mark: str = ".") -> str:
+    """A text ended by a full stop (or `mark`) unless it already ends with punctuation."""
+    return value if value[-1:] in ".!?" else value + mark
+
+
 def first_last(name: str) -> str:
     """'Wen*, Zehao' as 'Zehao Wen*'; names without one comma are kept."""
     if name.count(",") == 1:
@@ -172,7 +177,7 @@ def academicpages(pub: Pub, style: Style, rng: random.Random) -> tuple[Node, Sho
     names, shown = author_nodes(pub, style, ", ", ", ")
     if style.variant % 3 == 0 and names:
         item.children.append(el("p", "Recommended citation: ", *names, text(f". ({pub.year}). "),
-                                text(f"\"{pub.title}.\" "), el("i", pub.venue or ""), ".", fld="citation"))
+                                text(f"\"{stop(pub.title)}\" "), el("i", pub.venue or ""), ".", fld="citation"))
     elif names:
         item.children.insert(1, el("p", *names, cls="authors", fld="authors"))
     return item, Shown(pub.title, tuple(shown), pub.venue or None, pub.year)
@@ -187,9 +192,9 @@ def wowchemy(pub: Pub, style: Style, rng: random.Random) -> tuple[Node, Shown]:
             item.children.append(text(f" ({pub.year}). ", "year"))
         else:
             item.children.append(text(". "))
-        item.children += [el("a", pub.title, href="#", fld="title"), text(". ")]
+        item.children += [el("a", pub.title, href="#", fld="title"), text(stop(pub.title, ". ")[len(pub.title):])]
         if pub.venue:
-            item.children += [el("em", pub.venue, fld="venue"), text(".")]
+            item.children += [el("em", pub.venue, fld="venue"), text(stop(pub.venue)[len(pub.venue):])]
         item.children.append(link_row(style, "btn-links", False))
         return item, Shown(pub.title, tuple(shown), pub.venue or None, pub.year)
     meta = el("div", el("span", *names, cls="author-highlighted", fld="authors"), cls="article-metadata")
@@ -225,19 +230,20 @@ def handwritten(pub: Pub, style: Style, rng: random.Random) -> tuple[Node, Shown
         item.children.append(el("b", f"[{acronym(venue, year, rng)}] " if form else f"{acronym(venue, year, rng)} ",
                                 fld="badge"))
     if form == 0:
-        item.children += [*names, text(". "), el("b", pub.title, fld="title"), text(". ")]
+        item.children += [*names, text(". "), el("b", pub.title, fld="title"),
+                          text(stop(pub.title, ". ")[len(pub.title):])]
         item.children += [el("i", venue, fld="venue"), text(", ")] if venue else []
         item.children.append(text(f"{year}." if year else "", "year"))
     elif form == 1:
-        item.children += [*names, text(f" ({year}). " if year else ". "), text(pub.title + ". ", "title")]
-        item.children += [el("i", venue, fld="venue"), text(".")] if venue else []
+        item.children += [*names, text(f" ({year}). " if year else ". "), text(stop(pub.title) + " ", "title")]
+        item.children += [el("i", venue, fld="venue"), text(stop(venue)[len(venue):])] if venue else []
     elif form == 2:
         item.children += [el("b", pub.title, fld="title"), el("br"), *names, el("br")]
         item.children += [el("i", venue, fld="venue")] if venue else []
         item.children.append(text(f", {year}" if venue and year else str(year or ""), "year"))
     else:
-        item.children += [*names, text(f". {year}. " if year else ". "), text(pub.title + ". ", "title")]
-        item.children += [text(venue + ".", "venue")] if venue else []
+        item.children += [*names, text(f". {year}. " if year else ". "), text(stop(pub.title) + " ", "title")]
+        item.children += [text(stop(venue), "venue")] if venue else []
     if style.links:
         item.children += [text(" "), *link_row(style, "links", True).children]
     if form == 1 and style.ranks:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 BLOCK = {"div", "p", "li", "ol", "ul", "h1", "h2", "h3", "h4", "section", "header", "article", "tr", "table", "td",
          "body", "main", "nav", "dl", "dt", "dd", "blockquote"}
+GAPPED = {"p", "h1", "h2", "h3", "h4", "ul", "ol", "section", "header"}
 ROLES = ("entry", "heading", "talk", "news", "prose", "header", "nav")
 
 
@@ -86,6 +87,8 @@ def text_lines(root: Node) -> list[TruthLine]:
             context.pop()
         if block:
             flush()
+        if node.tag in GAPPED and out and out[-1].text:
+            out.append(TruthLine("", None, "blank", ()))
 
     walk(root, "")
     flush()

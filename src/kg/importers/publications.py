@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .labeller import label_lines
 from .labeller.assemble import block_of, records_of
+from .pipeline.segment import tag_lines
 from .pubs import finish, legend_lines, link_targets, parse_publications
 from .records import Item, Line
 from .venues import Reference
@@ -14,8 +15,20 @@ Reading = tuple[list[Item], list[Item], list[Line], set[int]]
 def labelled_reading(lines: list[Line], ref: Reference, keys: set[str], legend: str) -> Reading | None:
     """Publications written, entries left out, prose lines and lines used, as the line labeller reads the list."""
     labelled = label_lines(lines, ref, keys)
-    if labelled is None:
+    return None if labelled is None else _reading(labelled, ref, keys, legend)
+
+
+def segmented_reading(lines: list[Line], ref: Reference, keys: set[str], legend: str) -> Reading | None:
+    """The list read from the segmenter's entries, each line with the field the segmenter gives it."""
+    tagged = tag_lines(lines, ref, keys)
+    if tagged is None:
         return None
+    labelled = [(line, tag if tag[:2] in ("B-", "I-") or tag == "heading" else "other") for line, tag in tagged]
+    return _reading(labelled, ref, keys, legend)
+
+
+def _reading(labelled: list[tuple[Line, str]], ref: Reference, keys: set[str], legend: str) -> Reading:
+    """Publications written, entries left out, prose lines and lines used, from labelled lines."""
     records, other, used = records_of(labelled, ref, keys)
     legends = legend_lines(other)
     legend = " ".join([legend] + [line.text for line in legends])
@@ -40,7 +53,7 @@ def _plausible(item: Item) -> bool:
         pub.get("year") or pub.get("venue") or pub.get("venue_as_written"))
 
 
-def _score(reading: Reading) -> tuple[int, int, int]:
+def score_reading(reading: Reading) -> tuple[int, int, int]:
     """How good a reading is: more plausible publications, then more written, then fewer entries left out; with
     none written, more entries found (so that what could not be written is still shown as left out)."""
     written, left_out = len(reading[0]), len(reading[1])
@@ -50,8 +63,12 @@ def _score(reading: Reading) -> tuple[int, int, int]:
 
 def read_publications(lines: list[Line], ref: Reference, keys: set[str], legend: str) -> Reading:
     """The better of the two readings of a publication list; the rules win a tie."""
-    rules = parse_publications(lines, ref, keys, legend)
-    model = labelled_reading(lines, ref, keys, legend)
-    if model is None or _score(model) <= _score(rules):
-        return rules
-    return model
+    best = parse_publications(lines, ref, keys, legend)
+    for reader in READERS:
+        model = reader(lines, ref, keys, legend)
+        if model is not None and score_reading(model) > score_reading(best):
+            best = model
+    return best
+
+
+READERS = [labelled_reading, segmented_reading]

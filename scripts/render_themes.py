@@ -80,7 +80,9 @@ def initials(name: str, surname_first: bool) -> str:
 
 
 def shown_name(name: str, style: Style) -> str:
-    """An author's name in the page's name form."""
+    """An author's name in the page's name form ('et al.' and 'others' as written)."""
+    if re.fullmatch(r"\s*(?:et\.? al\.?|others|\.\.\.|…)\s*", name, re.I):
+        return name.strip()
     if style.name_form == "initials":
         return initials(name, False)
     if style.name_form == "vancouver":

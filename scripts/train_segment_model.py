@@ -35,6 +35,7 @@ from kg.importers.records import Line  # noqa: E402
 from kg.importers.venues import Reference  # noqa: E402
 
 DEV = ROOT / "tests" / "data" / "import_realworld" / "dev"
+VARIANTS = 3
 ROLE_TAGS = {"heading": "heading", "talk": "talk", "news": "news"}
 MAIN = {"title", "authors", "venue"}
 
@@ -181,7 +182,7 @@ def evaluate(split: str, model: Path, seed: int = 0) -> dict[str, tuple[float, f
 def main(argv: list[str] | None = None) -> int:
     """Train, or evaluate with --evaluate."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variants", type=int, default=3)
+    parser.add_argument("--variants", type=int, default=VARIANTS)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=MODEL)
     parser.add_argument("--evaluate", choices=("dev", "heldout"))

@@ -44,10 +44,12 @@ def _reading(labelled: list[tuple[Line, str]], ref: Reference, keys: set[str], l
 
 
 def _plausible(item: Item) -> bool:
-    """Whether a written publication looks like one: a title of 2 to 40 words, names of at most five words, and a
-    venue or a year."""
+    """Whether a written publication looks like one: a title of 2 to 40 words, names of at most five words, a
+    venue or a year, and a venue of at most 40 words (not several entries glued together)."""
     pub = item.value
     title_words = len(str(pub.get("title") or "").split())
+    if len(str(pub.get("venue_as_written") or "").split()) > 40:
+        return False
     names = [a.get("name", "") if isinstance(a, dict) else str(a) for a in pub.get("authors") or []]
     return 2 <= title_words <= 40 and all(len(n.split()) <= 5 for n in names) and bool(
         pub.get("year") or pub.get("venue") or pub.get("venue_as_written"))

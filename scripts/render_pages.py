@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import html
 import json
 import random
+import re
 import sys
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
@@ -60,6 +62,11 @@ class Rendering:
         return "\n".join(line.text for line in self.lines) + "\n"
 
 
+def visible(value: object) -> str:
+    """A harvested value as a browser shows it: markup tags dropped, entities decoded, spaces collapsed."""
+    return " ".join(html.unescape(re.sub(r"<[^>]*>", " ", str(value or ""))).split())
+
+
 def load_sites(path: Path = HARVEST, exclusions: Exclusions | None = None) -> list[Site]:
     """The harvested repositories in name order, without excluded repositories and people."""
     exclusions = exclusions or read_exclusions(exclusions_path())
@@ -83,9 +90,9 @@ def load_sites(path: Path = HARVEST, exclusions: Exclusions | None = None) -> li
     sites = []
     for repo in sorted(by_repo):
         records = by_repo[repo]
-        pubs = tuple(Pub(str(r["title"]).strip(), tuple(str(a) for a in r["authors"]), str(r["venue"] or "").strip(),
-                         int(str(r["year"])) if r.get("year") else None, str(r["type"] or ""), str(r["doi"] or ""))
-                     for r in records if str(r["title"]).strip())
+        pubs = tuple(Pub(visible(r["title"]), tuple(a for a in (visible(x) for x in r["authors"]) if a),
+                         visible(r["venue"]), int(str(r["year"])) if r.get("year") else None, str(r["type"] or ""),
+                         str(r["doi"] or "")) for r in records if visible(r["title"]))
         sites.append(Site(repo, str(records[0]["kind"]), str(records[0]["split"]), pubs, settings.get(repo, {})))
     return sites
 
@@ -96,8 +103,8 @@ def owner_of(site: Site) -> tuple[str, ...]:
     last = site.settings.get("scholar.last_name", "").strip('[]"\' ').split('", "')[0]
     if first and last:
         return name_tokens_of(f"{first} {last}")
-    counts = Counter(name_tokens_of(a) for pub in site.pubs for a in pub.authors)
-    counts.pop((), None)
+    counts = Counter(tokens for pub in site.pubs for a in pub.authors
+                     if len(tokens := name_tokens_of(a)) >= 2 and not {"al", "others"} & set(tokens))
     return counts.most_common(1)[0][0] if counts else ("ada", "lovelace")
 
 
@@ -166,7 +173,8 @@ def render(site: Site, theme: str, seed: int) -> Rendering:
     current: object = object()
     container = el("ol" if theme in ("al-folio", "hand-written") else "div", cls="bibliography")
     for i, pub in enumerate(pubs):
-        key: object = pub.year if group == "year" else (TYPE_HEADINGS.get(pub.type, "Other") if by_type else None)
+        key: object = (pub.year or "Other") if group == "year" else (
+            TYPE_HEADINGS.get(pub.type, "Other") if by_type else None)
         if key != current and key is not None:
             if container.children:
                 section.children.append(container)

@@ -64,13 +64,9 @@ def score_reading(reading: Reading) -> tuple[int, int, int]:
 
 
 def read_publications(lines: list[Line], ref: Reference, keys: set[str], legend: str) -> Reading:
-    """The better of the two readings of a publication list; the rules win a tie."""
-    best = parse_publications(lines, ref, keys, legend)
-    for reader in READERS:
-        model = reader(lines, ref, keys, legend)
-        if model is not None and score_reading(model) > score_reading(best):
-            best = model
-    return best
-
-
-READERS = [labelled_reading, segmented_reading]
+    """The best reading of a publication list: the segmenter's, the rules' or the line labeller's, in that order
+    on a tie."""
+    readings = [reading for reading in (segmented_reading(lines, ref, keys, legend),
+                                        parse_publications(lines, ref, keys, legend),
+                                        labelled_reading(lines, ref, keys, legend)) if reading is not None]
+    return max(readings, key=score_reading)

@@ -96,7 +96,8 @@ def parse_lines(lines: list[Line], ref: Reference, given: str | None, source: Pa
     lines = [replace(line, text="") if line.index in bib_lines else line for line in lines]
     page.lines = lines
     tagged = tag_lines(lines, ref, page.keys) or []
-    in_entries = frozenset(line.index for line, tag in tagged if tag[:2] in ("B-", "I-"))
+    in_entries = frozenset(line.index for line, tag in tagged
+                           if tag.startswith("I-") or tag.startswith("B-") and not line.heading)
     sections = split_sections(lines, page.used, name_index, in_entries)
     for section in sections:
         if section.heading is not None:

@@ -117,7 +117,7 @@ def style_of(site: Site, theme: str, rng: random.Random) -> Style:
     links = rng.choice(((), ("PDF",), ("PDF", "Code"), ("Abs", "PDF", "Bib"), ("Paper", "Code", "Slides")))
     return Style(owner_of(site), max_authors, rng.random() < (0.7 if theme == "al-folio" else 0.35),
                  rng.random() < 0.4, rng.choice(("b", "b", "em", "strong", "")), links, rng.randrange(12),
-                 rng.choice(forms.get(theme, ("first-last", "as-written"))))
+                 rng.choice(forms.get(theme, ("first-last", "as-written"))), rng.random() < 0.5)
 
 
 def _noise(kind: str, site: Site, rng: random.Random) -> Node:

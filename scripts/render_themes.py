@@ -14,6 +14,8 @@ from render_tree import Node, el, text
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
 RANKS = ("CCF-A", "CCF-B", "CORE A*", "Q1", "Oral", "Spotlight", "SCI", "JCR Q1")
+AWARDS = ("Best Paper Award", "🏆 Best Paper Award", "Oral Presentation", "Spotlight", "Outstanding Paper Award",
+          "Best Student Paper Award", "Oral (top 5%)", "Editor's Choice")
 TAGS = ("journal article", "preprint", "conference paper", "bioRxiv", "peer-reviewed", "open access", "book chapter")
 
 
@@ -51,6 +53,7 @@ class Style:
     links: tuple[str, ...]
     variant: int
     name_form: str
+    awards: bool = False
 
 
 def stop(value: str, mark: str = ".") -> str:
@@ -152,6 +155,8 @@ def alfolio(pub: Pub, style: Style, rng: random.Random) -> tuple[Node, Shown]:
     body.children.append(periodical)
     if style.links:
         body.children.append(link_row(style, "links", False))
+    if style.awards and rng.random() < 0.15:
+        body.children.append(el("div", rng.choice(AWARDS), cls="award", fld="award"))
     row = el("div", cls="row")
     if style.badges:
         badge = el("div", el("abbr", acronym(pub.venue, pub.year, rng), cls="badge"), cls="col-sm-2 abbr",
@@ -250,6 +255,8 @@ def handwritten(pub: Pub, style: Style, rng: random.Random) -> tuple[Node, Shown
         item.children += [text(" "), *link_row(style, "links", True).children]
     if form == 1 and style.ranks:
         item.children.append(el("div", " · ".join(rng.sample(TAGS, 2)), cls="tags", fld="tags"))
+    elif style.awards and rng.random() < 0.15:
+        item.children.append(el("div", rng.choice(AWARDS), cls="award", fld="award"))
     return item, Shown(pub.title, tuple(shown), venue or None, year)
 
 

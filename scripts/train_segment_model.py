@@ -45,7 +45,7 @@ def field_of(fields: tuple[str, ...]) -> str:
     found = set(fields)
     if "citation" in found or len(found & MAIN) >= 2:
         return "citation"
-    for name in ("title", "authors", "venue", "links"):
+    for name in ("title", "authors", "venue", "links", "award"):
         if name in found:
             return name
     return "venue" if found == {"year"} else "note"

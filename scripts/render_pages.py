@@ -226,10 +226,10 @@ def main(argv: list[str] | None = None) -> int:
         folder.mkdir(parents=True, exist_ok=True)
         for k, theme in enumerate(themes_for(site, args.seed, args.variants)):
             rendering = render(site, theme, args.seed + k)
-            stem = folder / f"{site.repo.replace('/', '+')}.{k}"
-            stem.with_suffix(".txt").write_text(rendering.text, encoding="utf-8")
-            stem.with_suffix(".html").write_text(rendering.html, encoding="utf-8")
-            stem.with_suffix(".truth.json").write_text(truth_json(rendering), encoding="utf-8")
+            stem = f"{site.repo.replace('/', '+')}.{k}"
+            (folder / f"{stem}.txt").write_text(rendering.text, encoding="utf-8")
+            (folder / f"{stem}.html").write_text(rendering.html, encoding="utf-8")
+            (folder / f"{stem}.truth.json").write_text(truth_json(rendering), encoding="utf-8")
             count += 1
     print(f"{count} pages written under {args.out}")
     return 0

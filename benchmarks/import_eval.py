@@ -1,7 +1,7 @@
 """Precision, recall and F1 of `kg import` per field over the import test corpus.
 
     python benchmarks/import_eval.py [--corpus tests/data/import_corpus] [--realworld tests/data/import_realworld]
-                                     [--data data] [--out FILE]
+                                     [--harvested [--harvested-split dev]] [--data data] [--out FILE]
 
 Each corpus input (<name>.txt, .html or .bib) is imported and compared with <name>.expected.yaml.
 Fields: publication title; authors in order (with marks and elisions); venue id; year; status;
@@ -14,6 +14,9 @@ The real-world corpus (tests/data/import_realworld, see its README) is scored ag
 annotations (benchmarks/facts_eval.py), its dev/ and heldout/ pages separately and its text and HTML
 renderings separately. Held-out pages get aggregate figures only: reading their per-page failures would
 be tuning on them.
+
+--harvested renders every harvested held-out repository (training/harvest) in its theme, as text and as HTML,
+and reports strict publication F1 and per-field F1 on them (benchmarks/harvested_eval.py); aggregates only.
 """
 
 from __future__ import annotations
@@ -254,6 +257,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dev-only", action="store_true", help="leave the held-out pages out (for development)")
     parser.add_argument("--cross-validate", type=int, default=0, metavar="K",
                         help="also score the dev pages with line models trained without them, in K folds")
+    parser.add_argument("--harvested", action="store_true",
+                        help="also score theme renderings of the harvested held-out repositories")
+    parser.add_argument("--harvested-split", default="heldout", choices=("dev", "heldout"),
+                        help="the harvested split to render and score (dev for development)")
     parser.add_argument("--data", type=Path, default=ROOT / "data")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out" / "import_eval.md")
     args = parser.parse_args(argv)
@@ -265,6 +272,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.cross_validate:
             results.update(cross_validated(args.realworld, args.data, args.cross_validate))
         text += facts_markdown(results)
+    if args.harvested:
+        from harvested_eval import harvested, harvested_markdown
+
+        text += harvested_markdown(harvested(args.harvested_split, args.data), args.harvested_split)
     print(text, end="")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")

@@ -41,11 +41,10 @@ def import_file(path: Path, name: str | None = None, data: Path = Path("data")) 
 
         draft = parse_bibtex(text, ref, name, path)
     else:
-        from .html import html_lines
-        from .markup import text_lines
+        from .pipeline.page import page_lines
         from .text import parse_lines
 
-        lines = html_lines(text) if kind == HTML else text_lines(text)
+        lines = page_lines(text, kind == HTML)
         if not any(line.text for line in lines):
             raise SourceError(Location(path), "no visible text in the page; nothing to import")
         draft = parse_lines(lines, ref, name, path)

@@ -11,7 +11,8 @@ class Line:
     """One line of input text: 1-based source line, stripped text, indentation and HTML hints.
 
     `raw` is the text before a bilingual line lost its CJK side (empty when unchanged); `nav` marks a line of
-    a site's navigation menu.
+    a site's navigation menu; `dom` is, for an HTML line, the repeated sibling elements it sits in (innermost
+    first: shape, 'few' or 'many' siblings, whether the line starts it; see kg.importers.pipeline.page).
     """
 
     index: int
@@ -22,6 +23,7 @@ class Line:
     links: tuple[tuple[str, str], ...] = ()
     raw: str = ""
     nav: bool = False
+    dom: tuple[tuple[str, str, bool], ...] = ()
 
 
 @dataclass

@@ -108,11 +108,13 @@ def _pub_subheading(line: Line, kind: str) -> bool:
     return kind in (PUBLICATIONS, OTHER) and is_subheading(text)
 
 
-def split_sections(lines: list[Line], skip: set[int], name_index: int = -1) -> list[Section]:
+def split_sections(lines: list[Line], skip: set[int], name_index: int = -1,
+                   in_entries: frozenset[int] = frozenset()) -> list[Section]:
     """The header (lines before the first heading) and each section in page order; skip holds consumed indexes.
 
     Headings of unknown sections above the name line (a site title) or just under it (a role, an organisation)
-    stay in the header.
+    stay in the header, and so do lines the segmenter reads as part of a publication (`in_entries`: a lone
+    'PDF' button row or a short title set as a heading is not a section), unless they name a known section.
     """
     sections = [Section(HEADER, "", None)]
     content = [line for line in lines if line.text]
@@ -130,6 +132,8 @@ def split_sections(lines: list[Line], skip: set[int], name_index: int = -1) -> l
         if kind is None and line.index not in skip and len(sections) > 1 and line.indent == 0 and not listing and \
                 _plain_heading(line, lines[i - 1] if i else None, lines[i + 1] if i + 1 < len(lines) else None):
             kind = OTHER
+        if kind == OTHER and line.index in in_entries and heading_text(line)[0].lower() not in _LOOKUP:
+            kind = None
         if kind is None or (sections[-1].kind == PUBLICATIONS and _pub_subheading(line, kind)):
             sections[-1].lines.append(line)
             continue

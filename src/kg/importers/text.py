@@ -14,10 +14,11 @@ from .entries import ROLE_WORDS, split_blocks, strip_bullet
 from .markup import without_cjk_lead
 from .menu import mark_menu
 from .names import person_keys
+from .pipeline.segment import tag_lines
 from .positions import Page, education, experience, merge_prose_degrees
 from .profile import add_link, add_person, find_person, header_line
 from .prose import DEGREE, PROFILE_LINKS, is_sentence
-from .publications import Reading, labelled_reading, read_publications
+from .publications import Reading, labelled_reading, read_publications, score_reading, segmented_reading
 from .records import Draft, Item, Line
 from .sections import (
     ABOUT,
@@ -94,7 +95,10 @@ def parse_lines(lines: list[Line], ref: Reference, given: str | None, source: Pa
     bib_items, bib_lines = embedded_bibtex(lines, ref, person.name, source)
     lines = [replace(line, text="") if line.index in bib_lines else line for line in lines]
     page.lines = lines
-    sections = split_sections(lines, page.used, name_index)
+    tagged = tag_lines(lines, ref, page.keys) or []
+    in_entries = frozenset(line.index for line, tag in tagged
+                           if tag.startswith("I-") or tag.startswith("B-") and not line.heading)
+    sections = split_sections(lines, page.used, name_index, in_entries)
     for section in sections:
         if section.heading is not None:
             starts.add(section.heading.index)
@@ -152,11 +156,14 @@ def parse_lines(lines: list[Line], ref: Reference, given: str | None, source: Pa
 
 
 def _publications_anywhere(page: Page, sections: list[Section]) -> None:
-    """When no section gave a publication, the line labeller reads the rest of the page (outside the header,
-    experience and education) as one list, and its reading is kept when it finds at least two publications."""
-    rest = [line for section in sections if section.kind not in (HEADER, EXPERIENCE, EDUCATION)
+    """When no section gave a publication, the rest of the page (outside experience and education) is read as
+    one list, by the line labeller alone and with the segmenter's entries, and the better reading is kept when
+    it finds at least two publications."""
+    rest = [line for section in sections if section.kind not in (EXPERIENCE, EDUCATION)
             for line in section.lines if line.index not in page.used]
-    reading = labelled_reading(rest, page.ref, page.keys, "")
+    readings = [r for r in (labelled_reading(rest, page.ref, page.keys, ""),
+                            segmented_reading(rest, page.ref, page.keys, "")) if r is not None]
+    reading = max(readings, key=score_reading, default=None)
     if reading is None or len(reading[0]) < 2:
         return
     written, left_out, _, used = reading

@@ -24,6 +24,8 @@ from ..venues import Reference
 
 DATE_ONLY = re.compile(r"(?:(?:published|date|year)\s*:?\s*)?(?:[A-Za-z]{3,9}\.?\s+)?(?:\d{1,2},?\s+)?(?:19|20)\d\d"
                        r"(?:[./-]\d{1,2})?\.?", re.I)
+_DATED = re.compile(r"^((?:[A-Za-z]{3,9}\.?,?\s+)?(?:\d{1,2},?\s+)?(?:19|20)\d\d)\s*[,·|:–-]?\s+([^\d\s].*)$")
+_BADGE = re.compile(r"^\[\s*([A-Z][A-Za-z0-9&/.'’ -]{1,20}?)\s*\]\s+(?=\S)")  # '[ICLR] Title', a venue badge
 _TAIL_LABEL = re.compile(r"\s*[(\[]\s*([A-Z][\w&/.-]*\s*(?:['’]\s?\d{2}|\d{4}))\b[^()\[\]]*[)\]]\s*\.?$")
 _GLUED = re.compile(r"^(?P<short>[A-Z][\w&/.-]{1,14}(?:\s[A-Z][\w&-]{1,10})?\s?(?:['’]\s?\d{2}|(?:19|20)\d\d))"
                     r"(?P<long>[A-Z][a-z].*)$")
@@ -105,6 +107,9 @@ def _add(record: Record, kind: str, line: Line, ref: Reference, keys: set[str]) 
             return
         kind = "title" if parts.title is None else "venue"
     if kind == "title" and body:
+        badge = _BADGE.match(body)
+        if badge and not parts.label:
+            parts.label, body = badge.group(1), body[badge.end():]
         tail = _TAIL_LABEL.search(body)
         if tail and not parts.label:
             parts.label, body = tail.group(1), body[: tail.start()].strip()
@@ -117,6 +122,9 @@ def _add(record: Record, kind: str, line: Line, ref: Reference, keys: set[str]) 
             record.venue_texts.append(venue)
     elif kind == "venue" and body and DATE_ONLY.fullmatch(body):
         parts.year = parts.year or last_year(body)
+    elif kind == "venue" and body and (dated := _DATED.match(body)):
+        parts.year = parts.year or last_year(dated.group(1))
+        record.venue_texts.append(unglued_venue(dated.group(2)))
     elif kind == "venue" and body:
         record.venue_texts.append(unglued_venue(re.sub(r"^published in\s*:?\s*", "", body, flags=re.I)))
     elif kind == "note" and body:

@@ -47,7 +47,24 @@ def _shape(text: str) -> str:
     return ch if ch in "[(\"“*•-" else "."
 
 
+_SEEN: dict[tuple[str, int, frozenset[str]], tuple[Reference, Features]] = {}
+
+
 def own_features(text: str, ref: Reference, keys: set[str]) -> Features:
+    """Features of one line's text alone (remembered: a page's lines are read by several stages; do not change
+    the mapping returned)."""
+    key = (text, id(ref), frozenset(keys))
+    seen = _SEEN.get(key)
+    if seen is not None and seen[0] is ref:
+        return seen[1]
+    if len(_SEEN) > 50_000:
+        _SEEN.clear()
+    found = _own_features(text, ref, keys)
+    _SEEN[key] = (ref, found)
+    return found
+
+
+def _own_features(text: str, ref: Reference, keys: set[str]) -> Features:
     """Features of one line's text alone."""
     f: Features = {}
     words = text.split()

@@ -1,1 +1,1 @@
-"""The importer as stages: an entry's lines to typed fields (`fields`), each stage a module with a typed result."""
+"""The importer as stages: page → lines or DOM blocks (page), lines → entries (segment), entries → fields."""

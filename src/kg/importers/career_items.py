@@ -1,0 +1,115 @@
+"""Draft experience and education items from the career model's entries (pipeline/careers.py)."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from .entries import Piece, advisors_of, degree_parts
+from .pipeline.careers import CareerEntry
+from .positions import Page, advisor_of, span_fields
+from .records import Item
+from .venues import Reference
+
+
+def _resolve(texts: list[str], ref: Reference) -> list[tuple[str, str | None]]:
+    """(text, known id) of the organisations named by the runs of an entry, joined when together they name one
+    known organisation ('Alibaba Group, PAI Team'), split when one run names several ('X & Y')."""
+    if not texts:
+        return []
+    joined = ", ".join(texts)
+    if len(texts) > 1 and ref.org(joined):
+        return [(joined, ref.org(joined))]
+    out: list[tuple[str, str | None]] = []
+    for text in texts:
+        parts = [p for p in _split_parts(text) if p]
+        if len(parts) > 1 and all(ref.org(p) for p in parts):
+            out += [(p, ref.org(p)) for p in parts]
+        else:
+            out.append((text, ref.org(text)))
+    return out
+
+
+def _split_parts(text: str) -> list[str]:
+    """'Microsoft Research Asia & Microsoft Research Redmond' -> both names."""
+    for glue in (" & ", " and ", " / ", "; "):
+        if glue in text:
+            return [p.strip() for p in text.split(glue)]
+    return [text]
+
+
+def experience_item(page: Page, entry: CareerEntry, heading_role: str | None = None) -> None:
+    """One position: the role, the organisation (a unit only when no organisation is named), the years."""
+    ref = page.ref
+    item = Item(None, list(entry.lines))
+    role = entry.first("role")
+    orgs = _resolve(entry.all("organization"), ref)
+    units = _resolve(entry.all("unit"), ref)
+    known_units = [u for u in units if u[1] and not any(o[1] == u[1] for o in orgs)]
+    if not orgs:
+        orgs, units = units[:1], units[1:]
+    elif len(entry.all("organization")) == 1 and units and ref.org(f"{orgs[0][0]}, {units[0][0]}"):
+        orgs = [(f"{orgs[0][0]}, {units[0][0]}", ref.org(f"{orgs[0][0]}, {units[0][0]}"))]
+        known_units = []
+    if role is None and heading_role and orgs:
+        role = heading_role
+        item.notes.append(f"role from the section heading ('{heading_role}')")
+    value: dict[str, Any] = {"role": role, "organizations": [o[1] or o[0] for o in orgs]}
+    value.update(span_fields(entry.span, education=False))
+    item.notes += [f"also on the page: {r}" for r in entry.all("role")[1:]]
+    item.notes += [f"unit: {u[0]}" for u in units if u not in known_units]
+    item.reviews += [ref.unknown_org(o[0]) for o in orgs if not o[1]]
+    item.value = value
+    if not role or not orgs:
+        item.reviews.append(f"no {'role' if not role else 'organisation'} recognised; kg build needs one, so "
+                            "this entry is left out")
+        page.draft.left_out.append(item)
+    else:
+        page.draft.lists.setdefault("experience", []).append(item)
+
+
+def education_item(page: Page, entry: CareerEntry) -> None:
+    """One degree: its level and field, the institution (a lab or department beside it), the years, advisors."""
+    ref = page.ref
+    item = Item(None, list(entry.lines))
+    value: dict[str, Any] = {}
+    written = entry.first("degree")
+    if written:
+        degree, field_name, degree_name = degree_parts(written)
+        value["degree"] = degree
+        if degree_name:
+            value["degree_name"] = degree_name
+        if field_name:
+            value["field"] = field_name
+    if entry.first("field") and "field" not in value:
+        value["field"] = entry.first("field")
+    places = _resolve(entry.all("institution"), ref) or _resolve(entry.all("organization"), ref)
+    units = _resolve(entry.all("unit"), ref)
+    if not places:
+        places, units = units[:1], units[1:]
+    if places:
+        value["institution"] = places[0][1] or places[0][0]
+        if not places[0][1]:
+            item.reviews.append(ref.unknown_org(places[0][0]))
+    for text, known in units + places[1:]:
+        kind = ref.org_types.get(known or "")
+        if kind in ("department", "lab"):
+            value.setdefault("department" if kind == "department" else "lab", known)
+        else:
+            item.notes.append(f"also on the page: {text}")
+    value.update(span_fields(entry.span, education=True))
+    if entry.span is not None:
+        value["completed"] = not (entry.span.open or entry.span.expected or
+                                  (value.get("end") or 0) > datetime.date.today().year)
+    advisors = entry.all("advisor")
+    if advisors:
+        label, people = advisors_of(Piece("advisors: " + ", ".join(advisors), "advisors"))
+        value["advisors"] = [advisor_of(page, p, item) for p in people]
+        value["advisor_label"] = label
+    item.value = value
+    if "degree" not in value or "institution" not in value:
+        missing = "degree" if "degree" not in value else "institution"
+        item.reviews.append(f"no {missing} recognised; kg build needs one, so this entry is left out")
+        page.draft.left_out.append(item)
+        return
+    page.draft.lists.setdefault("education", []).append(item)

@@ -25,7 +25,7 @@ from kg.importers.pipeline.career_features import TOKEN  # noqa: E402
 from kg.importers.records import Line  # noqa: E402
 from kg.importers.sections import EDUCATION, EXPERIENCE, split_sections  # noqa: E402
 
-Labelled = tuple[list[Line], list[str]]
+Labelled = tuple[list[Line], list[str], bool]
 _OPEN = re.compile(r"^(?:present|now|current|today|ongoing)$", re.I)
 
 
@@ -74,7 +74,7 @@ def label_section(lines: list[Line], facts: list[dict[str, Any]], education: boo
             return None
         cursor = anchor[0] + 1
         rows = [f[0] for f, _ in found if f is not None]
-        if max(rows) - min(rows) > 4:
+        if sum(1 for line in lines[min(rows): max(rows) + 1] if line.text) > 5:
             return None
         for f, kind in found:
             assert f is not None
@@ -84,7 +84,9 @@ def label_section(lines: list[Line], facts: list[dict[str, Any]], education: boo
                     tags[(row, m.start())] = kind
         first, last = min(rows), max(rows)
         years = {_year_of(fact.get("start")), _year_of(fact.get("end"))} - {None}
-        for row in range(max(0, first - 1), min(len(lines), last + 2)):
+        full = [i for i, line in enumerate(lines) if line.text]
+        at_first, at_last = full.index(first), full.index(last)
+        for row in full[max(0, at_first - 1): at_last + 2]:
             toks = list(TOKEN.finditer(lines[row].text))
             hits = [m for m in toks if (m.group(0)[:4].isdigit() and int(m.group(0)[:4]) in years) or
                     ("present" in years and _OPEN.match(m.group(0)))]
@@ -95,7 +97,7 @@ def label_section(lines: list[Line], facts: list[dict[str, Any]], education: boo
                         m.start() < hits[0].start() and n + 1 < len(toks) and toks[n + 1] is hits[0] and
                         m.group(0)[:1].isalpha()):
                     tags.setdefault((row, m.start()), "start" if m.start() <= hits[0].start() else "end")
-            if row == first - 1 and row not in rows:
+            if row < first:
                 first = row
             break
         firsts.append(first)
@@ -105,7 +107,8 @@ def label_section(lines: list[Line], facts: list[dict[str, Any]], education: boo
     if len(set(order)) != len(order):
         return None
     labels: list[str] = []
-    end = max(last for _, last in spans) + 3
+    full = [i for i, line in enumerate(lines) if line.text]
+    end = full[min(len(full) - 1, full.index(max(last for _, last in spans)) + 3)]
     for row, line in enumerate(lines):
         entry_first = max((f for f in order if f <= row), default=None) if row <= end else None
         for n, m in enumerate(TOKEN.finditer(line.text)):
@@ -114,7 +117,7 @@ def label_section(lines: list[Line], facts: list[dict[str, Any]], education: boo
                 continue
             kind = tags.get((row, m.start()), "other")
             labels.append(("B-" if row == entry_first and n == 0 else "I-") + kind)
-    return lines, labels
+    return lines, labels, education
 
 
 def dev_sections() -> list[Labelled]:
@@ -143,7 +146,7 @@ def dev_sections() -> list[Labelled]:
 
 
 if __name__ == "__main__":
-    for lines, labels in dev_sections():
+    for lines, labels, _ in dev_sections():
         it = iter(labels)
         for line in lines:
             sys.stdout.write(f"{line.text[:70]!r} {' '.join(next(it) for _ in TOKEN.finditer(line.text))}\n")

@@ -35,6 +35,9 @@ _ROLES = ("Research Intern", "Software Engineer", "Senior Software Engineer", "A
           "Summer Intern", "Undergraduate Researcher", "Graduate Research Assistant", "Staff Engineer",
           "Algorithm Engineer", "Quantitative Researcher", "Member of Technical Staff", "Head of Research",
           "Co-founder & CTO", "Technical Lead", "Group Leader", "Senior Lecturer", "Research Fellow", "Director")
+_DOMAINS = ("Training Infrastructure", "Data Platform", "Search Quality", "Vision", "Speech", "Ads Ranking", "Compiler",
+            "Cloud Storage", "Inference", "Robotics", "Security", "Recommendation", "AI-Infra", "ML Platform")
+_ROLE_HEADS = ("Lead", "Engineer", "Tech Lead", "Researcher", "Scientist", "Manager", "Architect", "Intern")
 _COMPANIES = ("Google", "Google Research", "Google DeepMind", "Microsoft Research", "Microsoft Research Asia", "Meta",
               "Meta AI", "Amazon", "Amazon Web Services", "Apple", "NVIDIA", "IBM Research", "Intel Labs", "Adobe",
               "Tencent", "Tencent AI Lab", "Alibaba Group", "Alibaba DAMO Academy", "ByteDance", "Baidu Research",
@@ -70,7 +73,7 @@ _UNITS = ("Department of Computer Science", "School of Computer Science", "AI La
           "School of Electronic Information", "Department of Physics", "Institute for Interdisciplinary Information "
           "Sciences", "Department of Electrical Engineering", "CSAIL", "Robotics Institute", "Vision Group",
           "Systems Research Group", "NLP Group", "Department of Statistics", "School of Medicine", "PAI Team",
-          "Seed Team", "Brain Team", "Visual Computing Lab", "Center for Computational Quantum Physics")
+          "Speech Team", "Brain Team", "Visual Computing Lab", "Center for Computational Quantum Physics")
 _LABS = ("CSAIL", "LIDS", "SAIL", "VCL", "MMLab", "NLPR", "CVL", "LAMP", "IIIS", "LTI", "BAIR", "ISTA", "MPI-IS")
 _DEGREES = ("Ph.D.", "PhD", "Ph.D", "Doctor of Philosophy", "M.S.", "MS", "M.Sc.", "MSc", "M.E", "M.Eng.",
             "Master of Science", "Master of Engineering", "Master", "M.A.", "MPhil", "B.S.", "BS", "B.Sc.", "BSc",
@@ -212,6 +215,8 @@ def _dates(rng: random.Random, entry: Entry, style: Style) -> list[Segment]:
     if end is None:
         return out
     word = "Present" if end == "present" else _point(rng, end, style.date_style)
+    if end == "present" and rng.random() < 0.1:
+        return [(rng.choice(("Since ", "since ")) + out[0][0], "start")]
     if end == "present":
         word = rng.choice(("Present", "present", "Now", "now", "Current"))
     return out + [(style.dash + word, "end")]
@@ -248,7 +253,8 @@ def synth_entry(rng: random.Random, education: bool, positions: list[Entry], deg
     if real:
         return dict(real)
     org = rng.choice(_COMPANIES) if rng.random() < 0.6 else _university(rng, degrees)
-    return {"role": rng.choice(_ROLES), "organization": org, "start": start, "end": end}
+    role = rng.choice(_ROLES) if rng.random() < 0.8 else f"{rng.choice(_DOMAINS)} {rng.choice(_ROLE_HEADS)}"
+    return {"role": role, "organization": org, "start": start, "end": end}
 
 
 def _split_degree(text: str) -> list[Segment]:
@@ -323,6 +329,20 @@ _HEADS = {True: ("Education", "Educations", "Education:", "Degrees", "Academic B
                   "Professional Experience", "Positions", "💻 Internships")}
 
 
+def _grouped(rng: random.Random, add: Any, positions: list[Entry], degrees: list[Entry]) -> None:
+    """Organisations as headings, each over its roles: 'Google Brain, Mountain View, CA' / '  Research Intern,
+    Summer 2016'; the heading is an entry of its own that names only the organisation."""
+    sep, indent = rng.choice((", ", " | ", " — ", "  ")), rng.choice((0, 2, 4))
+    for _ in range(rng.randint(1, 3)):
+        org = str(synth_entry(rng, False, positions, degrees)["organization"])
+        place = rng.choice(("", ", " + rng.choice(_PLACES) + ", " + rng.choice(_REGIONS)))
+        add([(org, "organization"), (place, "other")], 0, True)
+        for _ in range(rng.randint(1, 3)):
+            entry = synth_entry(rng, False, positions, degrees)
+            dates = _dates(rng, entry, _style(rng, False))
+            add([(str(entry["role"]), "role")] + ([(sep, "")] + dates if dates else []), indent, True)
+
+
 def synth_section(rng: random.Random, education: bool, positions: list[Entry], degrees: list[Entry]
                   ) -> tuple[list[str], list[int], list[list[str]]]:
     """One section: its lines, their indentation and each line's token labels (B- on an entry's first token,
@@ -350,6 +370,9 @@ def synth_section(rng: random.Random, education: bool, positions: list[Entry], d
 
     if rng.random() < 0.2:
         add([(rng.choice(_NOISE[7:]), "")], 0, False, outside=True)
+    if not education and rng.random() < 0.15:
+        _grouped(rng, add, positions, degrees)
+        return texts, indents, labels
     for _ in range(rng.randint(1, 6)):
         entry = synth_entry(rng, education, positions, degrees)
         for n, (segments, indent) in enumerate(render_entry(rng, entry, style, education)):

@@ -35,14 +35,15 @@ def examples(count: int, seed: int) -> list[tuple[list[dict[str, float]], list[s
     positions, degrees = real_entries()
     out = []
     for n in range(count):
-        texts, indents, labels = synth_section(rng, n % 2 == 1, positions, degrees)
+        education = n % 2 == 1
+        texts, indents, labels = synth_section(rng, education, positions, degrees)
         lines = [Line(i, i + 1, text, indent) for i, (text, indent) in enumerate(zip(texts, indents, strict=True))]
         tokens = tokens_of(lines)
         flat = [label for row in labels for label in row]
         if len(flat) != len(tokens):
             raise ValueError(f"labels and tokens differ in section {n}: {texts}")
         if tokens:
-            out.append((token_features(lines, tokens), flat))
+            out.append((token_features(lines, tokens, education if rng.random() < 0.85 else None), flat))
     return out
 
 
@@ -52,8 +53,8 @@ def train(out: Path, count: int, seed: int, dev_weight: int = 3) -> Path:
     trainer = pycrfsuite.Trainer(verbose=False)
     for features, labels in examples(count, seed):
         trainer.append(features, labels)
-    for lines, labels in dev_sections():
-        features = token_features(lines, tokens_of(lines))
+    for lines, labels, education in dev_sections():
+        features = token_features(lines, tokens_of(lines), education)
         for _ in range(dev_weight):
             trainer.append(features, labels)
     trainer.set_params({"c1": 0.05, "c2": 0.01, "max_iterations": 150, "feature.possible_transitions": True})

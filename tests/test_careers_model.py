@@ -20,8 +20,8 @@ def _lines(*texts: str) -> list[Line]:
     return [Line(i, i + 1, text) for i, text in enumerate(texts)]
 
 
-def _facts(*texts: str) -> list[tuple]:
-    reading = read_careers(_lines(*texts))
+def _facts(*texts: str, education: bool = False) -> list[tuple]:
+    reading = read_careers(_lines(*texts), education)
     assert reading is not None
     return [(e.first("role") or e.first("degree"), e.first("organization") or e.first("institution"),
              e.span.start if e.span else None, (e.span.end or ("present" if e.span.open else None)) if e.span else None)
@@ -35,17 +35,18 @@ def test_positions_with_the_dates_first() -> None:
 
 
 def test_a_lab_acronym_is_not_the_institution() -> None:
-    found = _facts("Ph.D. 2019. Computer Science, CSAIL, Massachusetts Institute of Technology.")
+    found = _facts("Ph.D. 2019. Computer Science, CSAIL, Massachusetts Institute of Technology.", education=True)
     assert [(d, i) for d, i, _, _ in found] == [("Ph.D.", "Massachusetts Institute of Technology")]
 
 
 def test_two_line_degree_blocks() -> None:
-    found = _facts("PhD in Physics, 2019", "University of Oslo", "MSc in Physics, 2014", "Uppsala University")
+    found = _facts("PhD in Physics, 2019", "University of Oslo", "MSc in Physics, 2014", "Uppsala University",
+                   education=True)
     assert [(i, e) for _, i, _, e in found] == [("University of Oslo", 2019), ("Uppsala University", 2014)]
 
 
 def test_dates_first_degree_lines() -> None:
-    assert _facts("2018.9 - 2021.6 M.E Zhejiang University", "2014.9 - 2018.6 B.E Wuhan University") == [
+    assert _facts("2018.9 - 2021.6 M.E Zhejiang University", "2014.9 - 2018.6 B.E Wuhan University", education=True) == [
         ("M.E", "Zhejiang University", 2018, 2021), ("B.E", "Wuhan University", 2014, 2018)]
 
 

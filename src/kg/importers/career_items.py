@@ -6,8 +6,9 @@ import datetime
 from typing import Any
 
 from .entries import Piece, advisors_of, degree_parts
-from .pipeline.careers import CareerEntry
+from .pipeline.careers import CareerEntry, CareerReading
 from .positions import Page, advisor_of, span_fields
+from .prose import level
 from .records import Item
 from .venues import Reference
 
@@ -38,6 +39,45 @@ def _split_parts(text: str) -> list[str]:
     return [text]
 
 
+def _comparable(key: str, value: Any) -> str:
+    """A value as compared when merging repeated entries: a degree by its level ('MSc' and "Master's Degree")."""
+    return level(str(value)) if key == "degree" else str(value).lower()
+
+
+def _add(page: Page, key: str, item: Item, same: tuple[str, str]) -> None:
+    """Add an entry, or fill in the one the page already listed (a page that gives its degrees twice, once with the
+    end years and once with the whole ranges): same values of `same`, years that do not disagree."""
+    for other in page.draft.items(key):
+        if all(_comparable(k, other.value.get(k)) == _comparable(k, item.value.get(k)) for k in same) and all(
+                other.value.get(k) is None or item.value.get(k) is None or other.value.get(k) == item.value.get(k)
+                for k in ("end",)):
+            for k, v in item.value.items():
+                other.value.setdefault(k, v)
+            other.lines += item.lines
+            other.notes.append(f"listed again at {item.span()}")
+            return
+    page.draft.lists.setdefault(key, []).append(item)
+
+
+def section_items(page: Page, reading: CareerReading, education: bool, heading_role: str | None = None) -> None:
+    """The entries of an experience or education section. An entry that only names an organisation (no role, degree
+    or years) heads the entries below it that name none ('Google Brain, Mountain View, CA' over two internships)."""
+    context: CareerEntry | None = None
+    for entry in reading.entries:
+        named = entry.first("organization") or entry.first("institution") or entry.first("unit")
+        if named and entry.span is None and not (entry.first("role") or entry.first("degree")):
+            context = entry
+            continue
+        if context is not None and not named:
+            entry = CareerEntry(context.runs + entry.runs, entry.span, context.lines + entry.lines)
+        elif named:
+            context = None
+        if education:
+            education_item(page, entry)
+        else:
+            experience_item(page, entry, heading_role)
+
+
 def experience_item(page: Page, entry: CareerEntry, heading_role: str | None = None) -> None:
     """One position: the role, the organisation (a unit only when no organisation is named), the years."""
     ref = page.ref
@@ -65,7 +105,7 @@ def experience_item(page: Page, entry: CareerEntry, heading_role: str | None = N
                             "this entry is left out")
         page.draft.left_out.append(item)
     else:
-        page.draft.lists.setdefault("experience", []).append(item)
+        _add(page, "experience", item, ("role", "organizations"))
 
 
 def education_item(page: Page, entry: CareerEntry) -> None:
@@ -112,4 +152,4 @@ def education_item(page: Page, entry: CareerEntry) -> None:
         item.reviews.append(f"no {missing} recognised; kg build needs one, so this entry is left out")
         page.draft.left_out.append(item)
         return
-    page.draft.lists.setdefault("education", []).append(item)
+    _add(page, "education", item, ("degree", "institution"))

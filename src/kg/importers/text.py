@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..iris import slugify
-from .career_items import education_item, experience_item
+from .career_items import education_item, experience_item, section_items
 from .dates import find_span
 from .embedded_bib import embedded_bibtex
 from .entries import ROLE_WORDS, split_blocks, strip_bullet
@@ -168,7 +168,7 @@ def _timeline(page: Page, run: list[Line]) -> None:
 def _career_section(page: Page, section: Section, unused: list[Line]) -> None:
     """An experience or education section, read by the career model (by the rules when none is installed)."""
     heading_role = "Intern" if re.search(r"\bintern(?:ship)?s?\b", section.title, re.I) else None
-    reading = read_careers(unused)
+    reading = read_careers(unused, section.kind == EDUCATION)
     if reading is None:
         for block in split_blocks(unused, page.ref, section.kind == EDUCATION):
             if section.kind == EDUCATION:
@@ -177,11 +177,7 @@ def _career_section(page: Page, section: Section, unused: list[Line]) -> None:
                 experience(page, block, heading_role)
             page.used.update(line.index for line in block.lines)
         return
-    for entry in reading.entries:
-        if section.kind == EDUCATION:
-            education_item(page, entry)
-        else:
-            experience_item(page, entry, heading_role)
+    section_items(page, reading, section.kind == EDUCATION, heading_role)
     page.used.update(line.index for line in unused if line.index not in reading.outside)
 
 

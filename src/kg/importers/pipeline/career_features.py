@@ -105,9 +105,10 @@ def _word_features(word: str, prefix: str) -> Features:
     return f
 
 
-def token_features(lines: list[Line], tokens: list[Token]) -> list[Features]:
+def token_features(lines: list[Line], tokens: list[Token], education: bool | None = None) -> list[Features]:
     """Features of each token: its words and its neighbours', the exact rules' readings (a date range, a degree
-    word, a role or organisation word) and the layout of its line."""
+    word, a role or organisation word), the layout of its line and the section's kind (None: not known)."""
+    kind = {True: "S:education", False: "S:experience", None: "S:unknown"}[education]
     blank_before: dict[int, bool] = {}
     kept: list[Line] = []
     gap = True
@@ -132,6 +133,7 @@ def token_features(lines: list[Line], tokens: list[Token]) -> list[Features]:
     for n, tok in enumerate(tokens):
         f = _word_features(tok.text, "")
         f.update(layout[tok.line])
+        f[kind] = 1.0
         text = lines[tok.line].text
         first = n == 0 or tokens[n - 1].line != tok.line
         last = n + 1 == len(tokens) or tokens[n + 1].line != tok.line

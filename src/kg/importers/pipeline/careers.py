@@ -10,15 +10,17 @@ and the development pages.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Protocol
 
 from ..dates import Span, find_span
 from ..records import Line
-from .career_features import Token, token_features, tokens_of
+from .career_features import Features, Token, token_features, tokens_of
 
 MODEL = Path(__file__).with_name("careers.crfsuite")
 FIELDS = ("role", "organization", "unit", "degree", "field", "institution", "start", "end", "advisor", "other")
@@ -62,15 +64,22 @@ def using_model(path: Path) -> Iterator[None]:
         _ACTIVE.pop()
 
 
+class _Tagger(Protocol):
+    """What the career model's tagger does: label a sequence of token features."""
+
+    def tag(self, xseq: list[Features]) -> list[str]:
+        """The most likely labels."""
+
+
 @lru_cache(maxsize=2)
-def _tagger(path: Path) -> object | None:
+def _tagger(path: Path) -> _Tagger | None:
     """The CRF tagger of a model file, or None when the file is missing."""
     if not path.exists():
         return None
     import pycrfsuite
 
-    tagger = pycrfsuite.Tagger()
-    tagger.open(str(path))
+    tagger: _Tagger = pycrfsuite.Tagger()
+    tagger.open(str(path))  # type: ignore[attr-defined]
     return tagger
 
 
@@ -79,15 +88,16 @@ def available() -> bool:
     return _tagger(_ACTIVE[-1]) is not None
 
 
-def tag(lines: list[Line]) -> tuple[list[Token], list[str]] | None:
-    """The tokens of a section's lines and their labels, or None when no model is installed."""
+def tag(lines: list[Line], education: bool | None = None) -> tuple[list[Token], list[str]] | None:
+    """The tokens of a section's lines and their labels, or None when no model is installed; `education` tells an
+    education section from an experience one (None: a timeline outside both)."""
     tagger = _tagger(_ACTIVE[-1])
     if tagger is None:
         return None
     tokens = tokens_of(lines)
     if not tokens:
         return [], []
-    return tokens, list(tagger.tag(token_features(lines, tokens)))  # type: ignore[attr-defined]
+    return tokens, list(tagger.tag(token_features(lines, tokens, education)))
 
 
 def _runs(lines: list[Line], tokens: list[Token], labels: list[str]) -> list[tuple[str, str]]:
@@ -112,16 +122,23 @@ def _clean(text: str) -> str:
     return text
 
 
+def _span(lines: list[Line], dated: list[Token]) -> Span | None:
+    """The date range of an entry: the exact rule's reading of its first dated line from the first date token on
+    (with a 'since' before it), so that '2014 –' stays open; else of its date tokens joined."""
+    text = lines[dated[0].line].text
+    head = text[: dated[0].start]
+    since = re.search(r"\bsince\s+$", head, re.I)
+    span = find_span(text[since.start() if since else dated[0].start:])
+    if span is None:
+        span = find_span(" – ".join(lines[t.line].text[t.start:t.end] for t in dated if t.text.strip(_TRIM)))
+    return span
+
+
 def _entry(lines: list[Line], tokens: list[Token], labels: list[str]) -> CareerEntry:
     """An entry from its tokens: its runs, the date range its start and end tokens give, its line numbers."""
     runs = [(kind, _clean(text)) for kind, text in _runs(lines, tokens, labels)]
     dated = [t for t, label in zip(tokens, labels, strict=True) if label[2:] in ("start", "end")]
-    span = None
-    if dated:
-        same = [t for t in dated if t.line == dated[0].line]
-        span = find_span(lines[same[0].line].text[same[0].start: same[-1].end])
-        if span is None:
-            span = find_span(" – ".join(lines[t.line].text[t.start:t.end] for t in dated if t.text.strip(_TRIM)))
+    span = _span(lines, dated) if dated else None
     numbers = tuple(sorted({lines[t.line].no for t in tokens}))
     return CareerEntry(tuple((k, t) for k, t in runs if t and k != "other"), span, numbers)
 
@@ -148,9 +165,10 @@ def _groups(tokens: list[Token], labels: list[str]) -> list[list[int]]:
     return groups
 
 
-def read_careers(lines: list[Line]) -> CareerReading | None:
-    """The entries of an experience or education section's lines; None when no model is installed."""
-    tagged = tag(lines)
+def read_careers(lines: list[Line], education: bool | None = None) -> CareerReading | None:
+    """The entries of an experience or education section's lines (`education` tells which; None for a timeline
+    outside both); None when no model is installed."""
+    tagged = tag(lines, education)
     if tagged is None:
         return None
     tokens, labels = tagged

@@ -276,6 +276,10 @@ def render_entry(rng: random.Random, entry: Entry, style: Style, education: bool
         if rng.random() < style.unit:
             unit = rng.choice(_LABS) if rng.random() < 0.5 else rng.choice(_UNITS)
             inst = [(unit, "unit"), (", ", "")] + inst
+        degree_part = parts["degree"]
+        if len(degree_part) == 3 and rng.random() < 0.3:  # 'Ph.D. 2019. Computer Science, CSAIL, MIT.'
+            parts["degree"] = degree_part[:1]
+            inst = [degree_part[2], (rng.choice((", ", ". ")), "")] + inst
         parts["institution"] = inst
     else:
         parts["role"] = [(str(entry["role"]), "role")]
@@ -350,6 +354,7 @@ def synth_section(rng: random.Random, education: bool, positions: list[Entry], d
     from kg.importers.pipeline.career_features import TOKEN
 
     style = _style(rng, education)
+    gaps = style.blank and rng.random() < 0.35
     texts: list[str] = []
     indents: list[int] = []
     labels: list[list[str]] = []
@@ -376,6 +381,10 @@ def synth_section(rng: random.Random, education: bool, positions: list[Entry], d
     for _ in range(rng.randint(1, 6)):
         entry = synth_entry(rng, education, positions, degrees)
         for n, (segments, indent) in enumerate(render_entry(rng, entry, style, education)):
+            if n and gaps:  # a copied Hugo page: a blank line between every two lines
+                texts.append("")
+                indents.append(0)
+                labels.append([])
             add(segments, indent, n == 0)
         if style.blank:
             texts.append("")

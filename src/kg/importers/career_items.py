@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import datetime
+import re
 from typing import Any
 
 from .entries import Piece, advisors_of, degree_parts
 from .pipeline.careers import CareerEntry, CareerReading
+from .places import city_of, is_place
 from .positions import Page, advisor_of, span_fields
 from .prose import level
 from .records import Item
@@ -69,7 +71,7 @@ def section_items(page: Page, reading: CareerReading, education: bool, heading_r
             context = entry
             continue
         if context is not None and not named:
-            entry = CareerEntry(context.runs + entry.runs, entry.span, context.lines + entry.lines)
+            entry = CareerEntry(context.runs + entry.runs, entry.span, context.lines + entry.lines, entry.duration)
         elif named:
             context = None
         if education:
@@ -78,26 +80,66 @@ def section_items(page: Page, reading: CareerReading, education: bool, heading_r
             experience_item(page, entry, heading_role)
 
 
+def _named(text: str, ref: Reference) -> list[tuple[str, str | None]]:
+    """(text, known id) of the organisations a run names: itself; or its parts when each is known ('X & Y'); or its
+    comma-separated parts when some are known ('Allen School, University of Washington'), a city joining the one
+    before it when together they name a known one ('Microsoft Research, Redmond') and other places left out."""
+    known = ref.org(text)
+    if known:
+        return [(text, known)]
+    parts = [p for p in _split_parts(text) if p]
+    if len(parts) > 1 and all(ref.org(p) for p in parts):
+        return [(p, ref.org(p)) for p in parts]
+    out: list[tuple[str, str | None]] = []
+    for part in (p.strip() for p in text.split(",")):
+        city = city_of(part)
+        if out and city and ref.org(f"{out[-1][0]} {city}"):
+            out[-1] = (f"{out[-1][0]} {city}", ref.org(f"{out[-1][0]} {city}"))
+        elif part and not (out and is_place(part, ref.org_like)):
+            out.append((part, ref.org(part)))
+    return out if len(out) > 1 and any(k for _, k in out) else [(text, None)]
+
+
+def _organisations(entry: CareerEntry, ref: Reference) -> list[tuple[str, str | None]]:
+    """A position's organisations and units in page order ('Department of Informatics', 'University of Oslo').
+    One followed by a place names a known one with its city ('Microsoft Research' and 'Redmond, WA'); one that only
+    heads another line's unit is left out ('Alibaba Group' over 'Alibaba PAI'); units count only when no
+    organisation is named or they are named on the organisation's line."""
+    runs = [r for r in entry.runs if r.kind in ("organization", "unit")]
+    if len(runs) > 1 and ref.org(", ".join(r.text for r in runs)):
+        joined = ", ".join(r.text for r in runs)
+        return [(joined, ref.org(joined))]
+    found: list[tuple[str, str | None, int]] = []
+    for n, run in enumerate(entry.runs):
+        if run.kind not in ("organization", "unit"):
+            continue
+        named = _named(run.text, ref)
+        after = entry.runs[n + 1] if n + 1 < len(entry.runs) else None
+        city = city_of(after.text) if after is not None and after.kind == "other" and after.line == run.line else None
+        if len(named) == 1 and city and ref.org(f"{run.text} {city}"):
+            named = [(f"{run.text} {city}", ref.org(f"{run.text} {city}"))]
+        found += [(t, k, run.line) for t, k in named]
+    org_lines = {r.line for r in runs if r.kind == "organization"}
+    kept = [f for f in found if not org_lines or f[2] in org_lines]
+    kept = [f for f in kept if not (f[1] and any(o[1] and o[2] != f[2] and f[1] in ref.ancestors(o[1]) for o in kept))]
+    return [(t, k) for t, k, _ in kept]
+
+
 def experience_item(page: Page, entry: CareerEntry, heading_role: str | None = None) -> None:
-    """One position: the role, the organisation (a unit only when no organisation is named), the years."""
+    """One position: the role, the organisations (a unit only when data/ knows it or no organisation is named), the
+    years."""
     ref = page.ref
     item = Item(None, list(entry.lines))
     role = entry.first("role")
-    orgs = _resolve(entry.all("organization"), ref)
-    units = _resolve(entry.all("unit"), ref)
-    known_units = [u for u in units if u[1] and not any(o[1] == u[1] for o in orgs)]
-    if not orgs:
-        orgs, units = units[:1], units[1:]
-    elif len(entry.all("organization")) == 1 and units and ref.org(f"{orgs[0][0]}, {units[0][0]}"):
-        orgs = [(f"{orgs[0][0]}, {units[0][0]}", ref.org(f"{orgs[0][0]}, {units[0][0]}"))]
-        known_units = []
+    orgs = _organisations(entry, ref)
     if role is None and heading_role and orgs:
         role = heading_role
         item.notes.append(f"role from the section heading ('{heading_role}')")
     value: dict[str, Any] = {"role": role, "organizations": [o[1] or o[0] for o in orgs]}
     value.update(span_fields(entry.span, education=False))
+    if entry.duration:
+        value["duration_as_written"] = entry.duration
     item.notes += [f"also on the page: {r}" for r in entry.all("role")[1:]]
-    item.notes += [f"unit: {u[0]}" for u in units if u not in known_units]
     item.reviews += [ref.unknown_org(o[0]) for o in orgs if not o[1]]
     item.value = value
     if not role or not orgs:
@@ -106,6 +148,42 @@ def experience_item(page: Page, entry: CareerEntry, heading_role: str | None = N
         page.draft.left_out.append(item)
     else:
         _add(page, "experience", item, ("role", "organizations"))
+
+
+_LABEL = re.compile(r"(?:co-)?(?:advisors?|supervisors?|advised by|supervised by|mentors?|mentored by|hosted by|"
+                    r"hosts?|thesis advisors?|promotor)\W*$", re.I)
+
+
+def _advisors(page: Page, entry: CareerEntry, value: dict[str, Any], item: Item) -> None:
+    """The advisors of a degree, with the label the page gives them ('Supervisors')."""
+    for n, run in enumerate(entry.runs):
+        if run.kind != "advisor":
+            continue
+        before = entry.runs[n - 1] if n else None
+        label = _LABEL.search(before.text) if before is not None and before.line == run.line else None
+        written = label.group(0).strip(" :：") if label else "advisors"
+        name, people = advisors_of(Piece(f"{written}: {run.text}", "advisors"))
+        value["advisors"] = [advisor_of(page, p, item) for p in people]
+        value["advisor_label"] = name
+        return
+
+
+def _focus(entry: CareerEntry, ref: Reference) -> str | None:
+    """A degree's focus: a short phrase on a line of its own or beside the advisors ('Distributed Systems'), or a
+    thesis title."""
+    degree_lines = {r.line for r in entry.runs if r.kind in ("degree", "start", "end")}
+    degree_lines.add(next((r.line for r in entry.runs if r.kind == "institution"), 0))
+    for run in entry.runs:
+        thesis = re.match(r"^(?:thesis|dissertation)\s*:?\s*(.+)$", run.text, re.I)
+        if thesis:
+            return thesis.group(1)
+        if run.kind not in ("other", "field") or run.line in degree_lines:
+            continue
+        for part in (p.strip() for p in re.split(r"\s[|·•—–]\s|;", run.text)):
+            if 1 <= len(part.split()) <= 6 and not _LABEL.search(part) and not re.search(r"\d|[:：()]", part) and \
+                    not is_place(part, ref.org_like) and part[:1].isupper():
+                return part
+    return None
 
 
 def education_item(page: Page, entry: CareerEntry) -> None:
@@ -141,11 +219,10 @@ def education_item(page: Page, entry: CareerEntry) -> None:
     if entry.span is not None:
         value["completed"] = not (entry.span.open or entry.span.expected or
                                   (value.get("end") or 0) > datetime.date.today().year)
-    advisors = entry.all("advisor")
-    if advisors:
-        label, people = advisors_of(Piece("advisors: " + ", ".join(advisors), "advisors"))
-        value["advisors"] = [advisor_of(page, p, item) for p in people]
-        value["advisor_label"] = label
+    _advisors(page, entry, value, item)
+    focus = _focus(entry, page.ref)
+    if focus and "focus" not in value:
+        value["focus"] = focus
     item.value = value
     if "degree" not in value or "institution" not in value:
         missing = "degree" if "degree" not in value else "institution"

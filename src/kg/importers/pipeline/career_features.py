@@ -80,10 +80,21 @@ def _line_features(line: Line, previous: Line | None, blank_before: bool) -> Fea
     return {k: v for k, v in f.items() if v}
 
 
+def _closed(word: str) -> bool:
+    """Whether a word is one whose identity the model may learn: lower case, punctuation, or a word of the closed
+    lists (roles, organisation words, months, glue, advising and noise words); other capitalised words are names,
+    known to the model only by their shape and ending, so that it does not learn one page's organisations."""
+    bare = word.strip(".")
+    return not word[:1].isupper() or any(p.fullmatch(bare) for p in (ROLE_WORDS, ORG_WORDS, _MONTH, _OPEN, _ADVISING,
+                                                                         _NOISE)) or DEGREE.fullmatch(word) is not None
+
+
 def _word_features(word: str, prefix: str) -> Features:
     """Lexical features of one word."""
     low = word.lower()
-    f: Features = {f"{prefix}w={low}": 1.0, f"{prefix}shape={_shape(word)}": 1.0}
+    f: Features = {f"{prefix}shape={_shape(word)}": 1.0, f"{prefix}end={low[-3:]}": 1.0}
+    if _closed(word):
+        f[f"{prefix}w={low}"] = 1.0
     if re.fullmatch(r"(?:19|20)\d\d(?:[./]\d{1,2})?", word):
         f[f"{prefix}year"] = 1.0
     if _MONTH.match(word):

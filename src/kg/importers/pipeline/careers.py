@@ -16,9 +16,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
-from ..dates import Span, find_span
+from ..dates import Span, find_duration, find_span
 from ..records import Line
 from .career_features import Features, Token, token_features, tokens_of
 
@@ -26,24 +26,33 @@ MODEL = Path(__file__).with_name("careers.crfsuite")
 FIELDS = ("role", "organization", "unit", "degree", "field", "institution", "start", "end", "advisor", "other")
 LABELS = tuple(f"{p}-{f}" for f in FIELDS for p in "BI") + ("O",)
 _ACTIVE = [MODEL]
-_TRIM = " ,;:|·•–—-()[]*"
+_TRIM = " ,;:|·•–—-[]*"
+
+
+class Run(NamedTuple):
+    """Consecutive tokens of one field on one line: the field, the text they cover and the line's number."""
+
+    kind: str
+    text: str
+    line: int
 
 
 @dataclass(frozen=True)
 class CareerEntry:
     """One entry: the runs of text of each field in page order, its date range and its source line numbers."""
 
-    runs: tuple[tuple[str, str], ...]
+    runs: tuple[Run, ...]
     span: Span | None
     lines: tuple[int, ...]
+    duration: str | None = None
 
     def first(self, name: str) -> str | None:
         """The first run of a field, or None."""
-        return next((text for kind, text in self.runs if kind == name), None)
+        return next((run.text for run in self.runs if run.kind == name), None)
 
     def all(self, name: str) -> list[str]:
         """Every run of a field."""
-        return [text for kind, text in self.runs if kind == name]
+        return [run.text for run in self.runs if run.kind == name]
 
 
 @dataclass(frozen=True)
@@ -100,8 +109,9 @@ def tag(lines: list[Line], education: bool | None = None) -> tuple[list[Token], 
     return tokens, list(tagger.tag(token_features(lines, tokens, education)))
 
 
-def _runs(lines: list[Line], tokens: list[Token], labels: list[str]) -> list[tuple[str, str]]:
-    """Consecutive tokens of one field on one line, as the text they cover."""
+def _runs(lines: list[Line], tokens: list[Token], labels: list[str]) -> list[Run]:
+    """Consecutive tokens of one field on one line, as the text they cover; advisors run to the end of their line
+    ('Prof. Wei Li, Lidong Zhou (MSR)')."""
     spans: list[tuple[str, int, int, int]] = []
     for tok, label in zip(tokens, labels, strict=True):
         kind = label[2:]
@@ -109,12 +119,15 @@ def _runs(lines: list[Line], tokens: list[Token], labels: list[str]) -> list[tup
             spans[-1] = (kind, tok.line, spans[-1][2], tok.end)
         else:
             spans.append((kind, tok.line, tok.start, tok.end))
-    return [(kind, lines[line].text[start:end]) for kind, line, start, end in spans]
+    return [Run(kind, _clean(lines[line].text[start:len(lines[line].text) if kind == "advisor" else end]),
+                lines[line].no) for kind, line, start, end in spans]
 
 
 def _clean(text: str) -> str:
     """A run without the separators around it, nor a sentence's full stop ('Technology.', not 'Inc.')."""
     text = text.strip(_TRIM)
+    if text.count("(") != text.count(")") or text.startswith("(") and text.endswith(")"):
+        text = text.strip(_TRIM + "()")
     last = text.split()[-1] if text.split() else ""
     if last.endswith(".") and last.count(".") == 1 and len(last) > 4 and last[:-1].isalpha() and \
             any(ch.islower() for ch in last):
@@ -136,11 +149,13 @@ def _span(lines: list[Line], dated: list[Token]) -> Span | None:
 
 def _entry(lines: list[Line], tokens: list[Token], labels: list[str]) -> CareerEntry:
     """An entry from its tokens: its runs, the date range its start and end tokens give, its line numbers."""
-    runs = [(kind, _clean(text)) for kind, text in _runs(lines, tokens, labels)]
+    runs = [run for run in _runs(lines, tokens, labels) if run.text]
     dated = [t for t, label in zip(tokens, labels, strict=True) if label[2:] in ("start", "end")]
     span = _span(lines, dated) if dated else None
     numbers = tuple(sorted({lines[t.line].no for t in tokens}))
-    return CareerEntry(tuple((k, t) for k, t in runs if t and k != "other"), span, numbers)
+    duration = next((found for found, _ in (find_duration(lines[i].text) for i in sorted({t.line for t in tokens}))
+                     if found), None)
+    return CareerEntry(tuple(runs), span, numbers, duration)
 
 
 _ONCE = ("role", "degree", "start")

@@ -110,16 +110,19 @@ def _organisations(entry: CareerEntry, ref: Reference) -> list[tuple[str, str | 
         joined = ", ".join(r.text for r in runs)
         return [(joined, ref.org(joined))]
     found: list[tuple[str, str | None, int]] = []
+    org_lines = {r.line for r in runs if r.kind == "organization"}
     for n, run in enumerate(entry.runs):
-        if run.kind not in ("organization", "unit"):
-            continue
+        known_other = run.kind == "other" and run.line in org_lines and ref.org(run.text) is not None
+        if run.kind not in ("organization", "unit") and not known_other:
+            continue  # an organisation data/ knows, beside the one read, is one too ('University of Washington')
+        if found and (is_place(run.text, ref.org_like) or city_of(run.text) == run.text):
+            continue  # 'Hangzhou' after 'Alibaba Group'
         named = _named(run.text, ref)
         after = entry.runs[n + 1] if n + 1 < len(entry.runs) else None
         city = city_of(after.text) if after is not None and after.kind == "other" and after.line == run.line else None
         if len(named) == 1 and city and ref.org(f"{run.text} {city}"):
             named = [(f"{run.text} {city}", ref.org(f"{run.text} {city}"))]
         found += [(t, k, run.line) for t, k in named]
-    org_lines = {r.line for r in runs if r.kind == "organization"}
     kept = [f for f in found if not org_lines or f[2] in org_lines]
     kept = [f for f in kept if not (f[1] and any(o[1] and o[2] != f[2] and f[1] in ref.ancestors(o[1]) for o in kept))]
     return [(t, k) for t, k, _ in kept]
@@ -159,10 +162,13 @@ def _advisors(page: Page, entry: CareerEntry, value: dict[str, Any], item: Item)
     for n, run in enumerate(entry.runs):
         if run.kind != "advisor":
             continue
-        before = entry.runs[n - 1] if n else None
-        label = _LABEL.search(before.text) if before is not None and before.line == run.line else None
+        before = entry.runs[n - 1] if n and entry.runs[n - 1].line == run.line else None
+        text = before.text if before is not None else ""
+        title = re.search(r"\b(Prof|Professor|Dr)\.?\s*$", text)
+        label = _LABEL.search(text[: title.start()] if title else text)
         written = label.group(0).strip(" :：") if label else "advisors"
-        name, people = advisors_of(Piece(f"{written}: {run.text}", "advisors"))
+        names = f"{title.group(1)}{'' if title.group(1) == 'Professor' else '.'} {run.text}" if title else run.text
+        name, people = advisors_of(Piece(f"{written}: {names}", "advisors"))
         value["advisors"] = [advisor_of(page, p, item) for p in people]
         value["advisor_label"] = name
         return

@@ -106,7 +106,9 @@ def parse_lines(lines: list[Line], ref: Reference, given: str | None, source: Pa
         unused = [line for line in section.lines if line.index not in page.used]
         if section.kind == HEADER:
             _header(page, content, name_index)
-        if section.kind in (ABOUT, OTHER) and not _NOT_CAREERS.search(section.title):
+        if section.kind == OTHER and _BOTH.search(section.title):
+            _timeline(page, content)  # 'Education & Experience': each entry by what it names
+        elif section.kind in (ABOUT, OTHER) and not _NOT_CAREERS.search(section.title):
             for run in _timelines(content):
                 _timeline(page, run)
             unused = [line for line in section.lines if line.index not in page.used]
@@ -146,6 +148,10 @@ def parse_lines(lines: list[Line], ref: Reference, given: str | None, source: Pa
 
 _NOT_CAREERS = re.compile(r"\b(?:servic\w*|reviewe?r?s?|news|updates?|talks?|presentations?|awards?|hono(?:u)?rs?|"
                           r"teaching|students|mentoring|advising|grants?|funding|activities|media|press)\b", re.I)
+
+
+_BOTH = re.compile(r"\beducation\b.*\b(?:experience|employment|positions|career)\b|"
+                   r"\b(?:experience|employment|positions|career)\b.*\beducation\b", re.I)
 
 
 def _timeline(page: Page, run: list[Line]) -> None:

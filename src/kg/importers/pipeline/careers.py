@@ -110,13 +110,17 @@ def tag(lines: list[Line], education: bool | None = None) -> tuple[list[Token], 
 
 
 def _runs(lines: list[Line], tokens: list[Token], labels: list[str]) -> list[Run]:
-    """Consecutive tokens of one field on one line, as the text they cover; advisors run to the end of their line
-    ('Prof. Wei Li, Lidong Zhou (MSR)')."""
+    """Consecutive tokens of one field on one line, as the text they cover (an organisation and a unit with only a
+    space between them are one name, 'Example Robotics Lab'); advisors run to the end of their line ('Prof. Wei
+    Li, Lidong Zhou (MSR)')."""
     spans: list[tuple[str, int, int, int]] = []
     for tok, label in zip(tokens, labels, strict=True):
         kind = label[2:]
-        if spans and spans[-1][:2] == (kind, tok.line):
-            spans[-1] = (kind, tok.line, spans[-1][2], tok.end)
+        last = spans[-1] if spans else None
+        glued = last is not None and last[1] == tok.line and {last[0], kind} <= {"organization", "unit"} and \
+            not lines[tok.line].text[last[3]:tok.start].strip()
+        if last is not None and (last[:2] == (kind, tok.line) or glued):
+            spans[-1] = ("organization" if glued else kind, tok.line, last[2], tok.end)
         else:
             spans.append((kind, tok.line, tok.start, tok.end))
     return [Run(kind, _clean(lines[line].text[start:len(lines[line].text) if kind == "advisor" else end]),
@@ -162,8 +166,9 @@ _ONCE = ("role", "degree", "start")
 
 
 def _groups(tokens: list[Token], labels: list[str]) -> list[list[int]]:
-    """Token positions of each entry: a B- label starts one, and so does a line that opens with a field an entry
-    holds once (role, degree, start year) when the entry being read already has it and some other field."""
+    """Token positions of each entry: a B- label on the first token of a line starts one (entries are made of whole
+    lines), and so does a line that opens with a field an entry holds once (role, degree, start year) when the
+    entry being read already has it and some other field."""
     groups: list[list[int]] = []
     seen: set[str] = set()
     for n, label in enumerate(labels):
@@ -172,7 +177,7 @@ def _groups(tokens: list[Token], labels: list[str]) -> list[list[int]]:
         kind = label[2:]
         opens_line = n == 0 or tokens[n - 1].line != tokens[n].line
         repeated = opens_line and kind in _ONCE and kind in seen and len(seen - {"other"}) >= 2
-        if label.startswith("B-") or repeated or not groups:
+        if label.startswith("B-") and opens_line or repeated or not groups:
             groups.append([])
             seen = set()
         groups[-1].append(n)

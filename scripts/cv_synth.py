@@ -89,7 +89,12 @@ _FIRST = ("Wei", "Li", "Jun", "Anna", "Maria", "John", "David", "Yoshua", "Sanja
           "Daoyi", "Yong", "Xi", "Ming", "Sara", "Tom", "Laura", "Ravi", "Kenji", "Olga", "Paul", "Chen")
 _LAST = ("Li", "Wang", "Zhang", "Chen", "Smith", "Garcia", "Müller", "Rossi", "Kim", "Tanaka", "Dubois", "Nguyen",
          "Brown", "Zhou", "Liu", "Yang", "Ivanova", "Kumar", "Silva", "Novak", "Sato", "Ren", "Xiao", "Huang")
-_DESCRIPTIONS = ("Leading the infrastructure for training large models", "Deep learning systems and cluster management",
+_DESCRIPTIONS = ("Tech lead for the scheduling service across GPU jobs.",
+                 "Engineer on the storage team, owning replication.",
+                 "Lead developer of the open-source toolkit (see our ATC 2023 paper).",
+                 "Intern project on query planning.",
+                 "Research assistant to the group's survey project, 2019 data release.", "Team lead since 2021.",
+                 "Leading the infrastructure for training large models", "Deep learning systems and cluster management",
                  "Distributed machine learning, GPU scheduling, graph computing", "Computer vision and robotics",
                  "Natural language processing for low-resource languages", "Quantum many-body physics",
                  "Statistical methods for ecology and field data", "Compilers, program analysis, verification",
@@ -209,6 +214,9 @@ def _dates(rng: random.Random, entry: Entry, style: Style) -> list[Segment]:
         return []
     if start is None:
         return [(_point(rng, end, style.date_style), "end")] if isinstance(end, int) else []
+    if end == start and rng.random() < 0.1:  # 'Jun – Sep 2011'
+        first, last = sorted(rng.sample(range(12), 2))
+        return [(_MONTHS[first], "start"), (f"{style.dash}{_MONTHS[last]} {start}", "end")]
     out: list[Segment] = [(_point(rng, start, style.date_style), "start")]
     if end == start and rng.random() < 0.5:
         return out

@@ -106,7 +106,7 @@ def _organisations(entry: CareerEntry, ref: Reference) -> list[tuple[str, str | 
     heads another line's unit is left out ('Alibaba Group' over 'Alibaba PAI'); units count only when no
     organisation is named or they are named on the organisation's line."""
     runs = [r for r in entry.runs if r.kind in ("organization", "unit")]
-    if len(runs) > 1 and ref.org(", ".join(r.text for r in runs)):
+    if len(runs) > 1 and len({r.line for r in runs}) == 1 and ref.org(", ".join(r.text for r in runs)):
         joined = ", ".join(r.text for r in runs)
         return [(joined, ref.org(joined))]
     found: list[tuple[str, str | None, int]] = []
@@ -115,7 +115,7 @@ def _organisations(entry: CareerEntry, ref: Reference) -> list[tuple[str, str | 
         known_other = run.kind == "other" and run.line in org_lines and ref.org(run.text) is not None
         if run.kind not in ("organization", "unit") and not known_other:
             continue  # an organisation data/ knows, beside the one read, is one too ('University of Washington')
-        if found and (is_place(run.text, ref.org_like) or city_of(run.text) == run.text):
+        if found and not ref.org(run.text) and (is_place(run.text, ref.org_like) or city_of(run.text) == run.text):
             continue  # 'Hangzhou' after 'Alibaba Group'
         named = _named(run.text, ref)
         after = entry.runs[n + 1] if n + 1 < len(entry.runs) else None

@@ -1,6 +1,8 @@
 """Synthetic experience and education sections with token labels known by construction, for the career model.
 
-Entries come from harvested CV facts (training/harvest/cv.jsonl.gz, development rows only), the real-world
+Entries come from harvested CV facts (training/harvest/cv.jsonl.gz, or the file KG_CV_HARVEST names;
+development rows only; rows give role or degree as `role`/`degree`/`title` and the place as
+`organization`/`institution`), the real-world
 development pages' annotations and small pools of roles, organisations, degrees and fields recombined. A
 section picks one layout (field order, dates first or last, one line or several, bullets, separators,
 description lines) and keeps it for every entry, as a real page does, with stray lines (news, services,
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import random
 import re
 from dataclasses import dataclass
@@ -151,19 +154,23 @@ def real_entries() -> tuple[list[Entry], list[Entry]]:
         for d in facts.get("degrees") or []:
             degrees.append({"degree": d.get("degree"), "institution": d.get("institution"),
                             "start": _year_of(d.get("start")), "end": _year_of(d.get("end"))})
-    if HARVEST.exists():
+    harvest = Path(os.environ.get("KG_CV_HARVEST", HARVEST))
+    if harvest.exists():
         excluded = _excluded()
-        with gzip.open(HARVEST, "rt", encoding="utf-8") as stream:
+        with gzip.open(harvest, "rt", encoding="utf-8") as stream:
             for raw in stream:
                 row = json.loads(raw)
                 if row.get("split") != "dev" or str(row.get("repo", "")).lower() in excluded:
                     continue
-                if row.get("kind") == "position" and row.get("role") and row.get("organization"):
-                    positions.append({"role": row["role"], "organization": row["organization"],
-                                      "start": _year_of(row.get("start")), "end": _year_of(row.get("end"))})
-                elif row.get("kind") == "degree" and row.get("degree") and row.get("institution"):
-                    degrees.append({"degree": row["degree"], "institution": row["institution"],
-                                    "start": _year_of(row.get("start")), "end": _year_of(row.get("end"))})
+                what = row.get("role") or row.get("degree") or row.get("title")
+                where = row.get("organization") or row.get("institution")
+                start, end = _year_of(row.get("start_year") or row.get("start")), row.get("end_year") or row.get("end")
+                if not what or not where:
+                    continue
+                if row.get("kind") == "position":
+                    positions.append({"role": what, "organization": where, "start": start, "end": _year_of(end)})
+                elif row.get("kind") == "degree":
+                    degrees.append({"degree": what, "institution": where, "start": start, "end": _year_of(end)})
     clean = [e for e in positions if e["role"] and e["organization"] and len(str(e["role"])) < 80 and
              len(str(e["organization"])) < 100]
     return clean, [e for e in degrees if e["degree"] and e["institution"] and len(str(e["institution"])) < 100]

@@ -6,7 +6,7 @@ import datetime
 import re
 from typing import Any
 
-from .entries import Piece, advisors_of, degree_parts
+from .entries import ADVISORS, Piece, advisors_of, degree_parts
 from .pipeline.careers import CareerEntry, CareerReading
 from .places import city_of, is_place
 from .positions import Page, advisor_of, span_fields
@@ -158,7 +158,9 @@ _LABEL = re.compile(r"(?:co-)?(?:advisors?|supervisors?|advised by|supervised by
 
 
 def _advisors(page: Page, entry: CareerEntry, value: dict[str, Any], item: Item) -> None:
-    """The advisors of a degree, with the label the page gives them ('Supervisors')."""
+    """The advisors of a degree, with the label the page gives them ('Supervisors'): a run of advisor names after a
+    label first, else any that names people, else a line the model left as other that the advisor rule reads."""
+    found: list[tuple[bool, str, list[Any]]] = []
     for n, run in enumerate(entry.runs):
         if run.kind != "advisor":
             continue
@@ -169,9 +171,16 @@ def _advisors(page: Page, entry: CareerEntry, value: dict[str, Any], item: Item)
         written = label.group(0).strip(" :：") if label else "advisors"
         names = f"{title.group(1)}{'' if title.group(1) == 'Professor' else '.'} {run.text}" if title else run.text
         name, people = advisors_of(Piece(f"{written}: {names}", "advisors"))
+        if people:
+            found.append((label is not None, name, people))
+    for run in entry.runs:
+        if run.kind == "other" and ADVISORS.match(run.text):
+            name, people = advisors_of(Piece(run.text, "advisors"))
+            found += [(True, name, people)] if people else []
+    if found:
+        _, name, people = max(found, key=lambda f: f[0])
         value["advisors"] = [advisor_of(page, p, item) for p in people]
         value["advisor_label"] = name
-        return
 
 
 def _focus(entry: CareerEntry, ref: Reference) -> str | None:
@@ -181,8 +190,8 @@ def _focus(entry: CareerEntry, ref: Reference) -> str | None:
     degree_lines.add(next((r.line for r in entry.runs if r.kind == "institution"), 0))
     for run in entry.runs:
         thesis = re.match(r"^(?:thesis|dissertation)\s*:?\s*(.+)$", run.text, re.I)
-        if thesis:
-            return thesis.group(1)
+        if thesis and len(thesis.group(1).split()) >= 2:
+            return thesis.group(1).strip('"“”')
         if run.kind not in ("other", "field") or run.line in degree_lines:
             continue
         for part in (p.strip() for p in re.split(r"\s[|·•—–]\s|;", run.text)):

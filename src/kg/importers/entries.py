@@ -20,7 +20,7 @@ ROLE_WORDS = re.compile(r"\b(?:professor|lecturer|researcher|scientist|engineer|
 BULLET = re.compile(r"^(?:[-*•·▪◦‣–]|\d{1,3}[.)]|[A-Z]{1,2}\d{1,3}[.)]|\[[A-Za-z]{0,3}\s?\d{1,3}[a-z]?\]|"
                     r"\(\d{1,3}\))\s+")
 _STRONG = re.compile(r"\s+[|·•]\s+|\s+—\s+|\s+–\s+(?!\s*(?:present|now|\d))|\t|\s{2,}|;\s+")
-_ADVISORS = re.compile(r"^(?P<label>(?:co-)?(?:advisors?|supervisors?|advised by|supervised by|mentors?|"
+ADVISORS = re.compile(r"^(?P<label>(?:co-)?(?:advisors?|supervisors?|advised by|supervised by|mentors?|"
                        r"mentored by|hosted by|thesis advisors?|promotor)):?\s*(?P<names>.+)$", re.I)
 _NAME_GLUE = {"of", "and", "for", "the", "in", "at", "de", "des", "du", "di", "del", "für", "&", "y", "e", "und"}
 _THESIS = re.compile(r"^(?:thesis|dissertation)\s*:?\s*(.+)$", re.I)
@@ -204,7 +204,7 @@ def _chunk_pieces(chunk: str, ref: Reference, education: bool) -> list[Piece]:
         chunk = chunk.strip("()").strip()
     if not chunk:
         return []
-    if _ADVISORS.match(chunk):
+    if ADVISORS.match(chunk):
         return [Piece(chunk, "advisors")]
     org_like = ref.org_like
     if is_place(chunk, org_like):
@@ -279,7 +279,7 @@ def block_pieces(block: Block, ref: Reference, education: bool) -> tuple[list[Pi
         found, text = find_duration(text)
         duration = duration or found
         listed = len(text.split(",")) >= 3 and all(len(p.split()) <= 4 for p in text.split(","))
-        if len(text.split()) >= 6 and not listed and not DEGREE.search(text) and not _ADVISORS.match(text) and \
+        if len(text.split()) >= 6 and not listed and not DEGREE.search(text) and not ADVISORS.match(text) and \
                 not _STRONG.search(text) and not ROLE_WORDS.search(text.split(",")[0]) and \
                 not ref.org(text.split(",")[0]) and not _org_parts(text, ref):
             out.append(Piece(text.strip(), "detail", line=line.no))
@@ -290,7 +290,7 @@ def block_pieces(block: Block, ref: Reference, education: bool) -> tuple[list[Pi
 
 def advisors_of(piece: Piece) -> tuple[str, list]:
     """The label ('Supervisors') and the people of an advisors piece."""
-    match = _ADVISORS.match(piece.text)
+    match = ADVISORS.match(piece.text)
     assert match is not None
     label = match.group("label")
     if label.lower().endswith(" by"):

@@ -100,7 +100,7 @@ _INTRODUCTION = re.compile(r"^(?:(?:Hi|Hello)\W+(?:\S+\s+)?)?(?:I am|I'm|I’m|(
                            r"[A-Z][\w-]+(?: [A-Z][\w-]+){0,2} is)\s+(?:currently\s+|now\s+)?(?:a|an|the)\b")
 
 
-def _span_fields(span: Span | None, education: bool) -> dict[str, Any]:
+def span_fields(span: Span | None, education: bool) -> dict[str, Any]:
     if span is None:
         return {}
     if span.single and education:
@@ -144,7 +144,7 @@ def experience(page: Page, block: Block, heading_role: str | None = None) -> Non
             details.remove(short[0])
             item.reviews.append("role guessed: no job-title word in it")
     value: dict[str, Any] = {"role": role, "organizations": [o.org or o.text for o in orgs]}
-    value.update(_span_fields(block.span, education=False))
+    value.update(span_fields(block.span, education=False))
     if duration:
         value["duration_as_written"] = duration
     long = [p.text for p in details if len(p.text.split()) >= 4]
@@ -208,14 +208,14 @@ def education(page: Page, block: Block) -> None:
             value["department" if kinds[org.org] == "department" else "lab"] = org.org
         else:
             item.notes.append(f"also on the page: {org.text}")
-    value.update(_span_fields(block.span, education=True))
+    value.update(span_fields(block.span, education=True))
     if block.span is not None:
         value["completed"] = not (block.span.open or block.span.expected or
                                   (value.get("end") or 0) > datetime.date.today().year)
     for piece in found:
         if piece.kind == "advisors":
             label, people = advisors_of(piece)
-            value["advisors"] = [_advisor(page, p, item) for p in people]
+            value["advisors"] = [advisor_of(page, p, item) for p in people]
             value["advisor_label"] = label
         elif piece.kind == "thesis" or (piece.kind == "detail" and "focus" not in value and
                                         len(piece.text.split()) <= 6 and degrees and piece.line != degrees[0].line):
@@ -231,7 +231,7 @@ def education(page: Page, block: Block) -> None:
     page.draft.lists.setdefault("education", []).append(item)
 
 
-def _advisor(page: Page, mention: Any, item: Item) -> dict[str, Any]:
+def advisor_of(page: Page, mention: Any, item: Item) -> dict[str, Any]:
     out: dict[str, Any] = {"name": mention.name}
     if mention.honorific:
         out["honorific"] = mention.honorific
@@ -284,12 +284,12 @@ def _fill(page: Page, item: Item, degree: ProseDegree) -> None:
     if degree.completed is not None and "completed" not in value:
         value["completed"] = degree.completed
     if degree.advisors and "advisors" not in value:
-        value["advisors"] = [_advisor(page, a, item) for a in degree.advisors]
+        value["advisors"] = [advisor_of(page, a, item) for a in degree.advisors]
         value["advisor_label"] = degree.advisor_label
     elif degree.advisors:
         known = {normalize_name(a["name"]): a for a in value["advisors"]}
         for mention in degree.advisors:
-            extra = _advisor(page, mention, item)
+            extra = advisor_of(page, mention, item)
             for key, field_value in extra.items():
                 known.get(normalize_name(mention.name), {}).setdefault(key, field_value)
     if degree.worked_with and "worked_with" not in value:

@@ -23,10 +23,10 @@ _METRIC_KIND = {"publications": "publications", "papers": "publications", "citat
                 "cites": "citations"}
 DEGREE = re.compile(
     r"(?P<phd>\bPh\.?\s?D\b\.?|\bDoctor of Philosophy\b|\bdoctorate\b|\bD\.Phil\b\.?)"
-    r"|(?P<master>\bM\.(?:[A-Z][a-z]{0,4}\.){2,3}|\bM\.S\.|\bM\.Sc\.|\bMSc\b|\bM\.Eng\.|\bMEng\b|\bM\.A\.|\bM\.?Phil\b\.?|\bMaster(?:'s|’s)?"
+    r"|(?P<master>\bM\.(?:[A-Z][a-z]{0,4}\.){2,3}|\bM\.S\.|\bM\.E\b\.?|\bM\.Sc\.|\bMSc\b|\bM\.Eng\.|\bMEng\b|\bM\.A\.|\bM\.?Phil\b\.?|\bMaster(?:'s|’s)?"
     r"(?: degree)?(?: of (?:Science|Engineering|Arts|Philosophy))?\b|\bMS\b)"
     r"|(?P<bachelor>\bS\.B\.|\bA\.B\.|"
-    r"\bB\.(?:[A-Z][a-z]{0,4}\.){2,3}|\bB\.S\.|\bB\.Sc\.|\bBSc\b|\bB\.E\.|\bB\.Eng\.|\bBEng\b|\bB\.A\.|\bB\.Tech\b\.?|\bBTech\b|"
+    r"\bB\.(?:[A-Z][a-z]{0,4}\.){2,3}|\bB\.S\.|\bB\.E\b\.?|\bB\.Sc\.|\bBSc\b|\bB\.E\.|\bB\.Eng\.|\bBEng\b|\bB\.A\.|\bB\.Tech\b\.?|\bBTech\b|"
     r"\bBachelor(?:'s|’s)?(?: degree)?(?: of (?:Science|Engineering|Arts|Technology))?\b|\bBS\b|\bBE\b|\bBA\b)"
     r"|(?P<other>\bDipl[oô]me\b(?:\s+(?:d['’]\s?|de\s+)\w+)?|\bDiplom(?:-[\w]+)?\b|\bDipl\.-Ing\.|"
     r"\bLaurea(?: Magistrale| Triennale)?\b|\bLicence\b|\bMagister\b|\bHabilitation\b|\bMBA\b)")

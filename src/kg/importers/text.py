@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from ..iris import slugify
+from .career_items import education_item, experience_item, section_items
 from .dates import find_span
 from .embedded_bib import embedded_bibtex
 from .entries import ROLE_WORDS, split_blocks, strip_bullet
 from .markup import without_cjk_lead
 from .menu import mark_menu
 from .names import person_keys
+from .pipeline.careers import read_careers
 from .pipeline.segment import tag_lines
 from .positions import Page, education, experience, merge_prose_degrees
 from .profile import add_link, add_person, find_person, header_line
@@ -108,23 +110,16 @@ def parse_lines(lines: list[Line], ref: Reference, given: str | None, source: Pa
         unused = [line for line in section.lines if line.index not in page.used]
         if section.kind == HEADER:
             _header(page, content, name_index)
-        if section.kind in (ABOUT, OTHER):
+        if section.kind == OTHER and _BOTH.search(section.title):
+            _timeline(page, content)  # 'Education & Experience': each entry by what it names
+        elif section.kind in (ABOUT, OTHER) and not _NOT_CAREERS.search(section.title):
             for run in _timelines(content):
-                for block in split_blocks(run, ref, False):
-                    (education if DEGREE.match(strip_bullet(block.lines[0].text)) else experience)(page, block)
-                    page.used.update(line.index for line in block.lines)
+                _timeline(page, run)
             unused = [line for line in section.lines if line.index not in page.used]
         if section.kind == ABOUT:
             _paragraphs(page, unused, "about")
-        elif section.kind == EDUCATION:
-            for block in split_blocks(unused, ref, True):
-                education(page, block)
-                page.used.update(line.index for line in block.lines)
-        elif section.kind == EXPERIENCE:
-            heading_role = "Intern" if re.search(r"\bintern(?:ship)?s?\b", section.title, re.I) else None
-            for block in split_blocks(unused, ref, False):
-                experience(page, block, heading_role)
-                page.used.update(line.index for line in block.lines)
+        elif section.kind in (EDUCATION, EXPERIENCE):
+            _career_section(page, section, unused)
         elif (reading := _list_reading(page, section)) is not None:
             written, left_out, prose, used = reading
             if section.heading is not None:
@@ -153,6 +148,47 @@ def parse_lines(lines: list[Line], ref: Reference, given: str | None, source: Pa
     _derive(page)
     _unparsed(page, starts)
     return page.draft
+
+
+_NOT_CAREERS = re.compile(r"\b(?:servic\w*|reviewe?r?s?|news|updates?|talks?|presentations?|awards?|hono(?:u)?rs?|"
+                          r"teaching|students|mentoring|advising|grants?|funding|activities|media|press)\b", re.I)
+
+
+_BOTH = re.compile(r"\beducation\b.*\b(?:experience|employment|positions|career)\b|"
+                   r"\b(?:experience|employment|positions|career)\b.*\beducation\b", re.I)
+
+
+def _timeline(page: Page, run: list[Line]) -> None:
+    """A run of dated lines naming roles or degrees outside an experience or education section: the career model's
+    entries, a degree's as education and a role's as experience (the rules' blocks when no model is installed)."""
+    reading = read_careers(run)
+    if reading is None:
+        for block in split_blocks(run, page.ref, False):
+            (education if DEGREE.match(strip_bullet(block.lines[0].text)) else experience)(page, block)
+            page.used.update(line.index for line in block.lines)
+        return
+    for entry in reading.entries:
+        if entry.first("degree"):
+            education_item(page, entry)
+        elif entry.first("role"):
+            experience_item(page, entry)
+    page.used.update(line.index for line in run if line.index not in reading.outside)
+
+
+def _career_section(page: Page, section: Section, unused: list[Line]) -> None:
+    """An experience or education section, read by the career model (by the rules when none is installed)."""
+    heading_role = "Intern" if re.search(r"\bintern(?:ship)?s?\b", section.title, re.I) else None
+    reading = read_careers(unused, section.kind == EDUCATION)
+    if reading is None:
+        for block in split_blocks(unused, page.ref, section.kind == EDUCATION):
+            if section.kind == EDUCATION:
+                education(page, block)
+            else:
+                experience(page, block, heading_role)
+            page.used.update(line.index for line in block.lines)
+        return
+    section_items(page, reading, section.kind == EDUCATION, heading_role)
+    page.used.update(line.index for line in unused if line.index not in reading.outside)
 
 
 def _publications_anywhere(page: Page, sections: list[Section]) -> None:

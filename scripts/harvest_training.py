@@ -42,16 +42,20 @@ KINDS = {
     "al-folio": re.compile(r"(?:^|/)_bibliography/papers\.bib$"),
     "academicpages": re.compile(r"(?:^|/)_publications/[^/]+\.(?:md|markdown)$"),
     "wowchemy": re.compile(r"(?:^|/)content/(?:[a-z]{2}(?:-[a-z]{2})?/)?publications?/[^/]+/index\.md$"),
-    "data-yml": re.compile(r"(?:^|/)_data/[^/]*(?:pub|paper)[^/]*\.ya?ml$", re.I),
+    "data-yml": re.compile(r"(?:^|/)_data/[^/]*(?:pub|paper|citation)[^/]*\.ya?ml$", re.I),
 }
 SIDE = re.compile(r"^_config\.yml$|(?:^|/)content/(?:[a-z]{2}/)?authors/[^/]+/_index\.md$")
+# CV sources for positions and degrees: al-folio `_data/cv.yml` and JSON Resume files, academicpages Markdown CVs,
+# Hugo Academic / Wowchemy experience widgets and pages of blocks (author `_index.md` education is in SIDE).
+CV = re.compile(r"^_data/cv\.(?:ya?ml|json)$|^assets/json/resume\.json$|^_pages/cv[^/]*\.(?:md|markdown)$|"
+                r"^content/(?:[a-z]{2}/)?(?:home/experience\.md|_index\.md)$|^data/authors/[^/]+\.ya?ml$")
 # The theme template repositories themselves, whatever else they hold.
 TEMPLATES = {
     "alshedivat/al-folio", "academicpages/academicpages.github.io", "wowchemy/starter-hugo-academic",
     "wowchemy/starter-academic", "gcushen/hugo-academic", "sourcethemes/academic-kickstart",
     "hugoblox/theme-academic-cv", "hugoblox/hugo-blox-builder", "wowchemy/wowchemy-hugo-themes",
     "wowchemy/wowchemy-hugo-modules", "wowchemy/starter-hugo-research-group", "hugoblox/theme-research-group",
-    "mpa139/allanlab",
+    "mpa139/allanlab", "greenelab/lab-website-template",
 }
 # Placeholder entries the templates ship: titles, and authors whose presence marks a placeholder.
 PLACEHOLDER_TITLE = re.compile(
@@ -198,7 +202,7 @@ def collect(git_dir: Path, repo: str) -> list[Source]:
     for line in log.decode("utf-8", "replace").splitlines():
         if line.startswith("@"):
             commit = line[1:]
-        elif line and line not in newest and (kind_of(line) or SIDE.search(line)):
+        elif line and line not in newest and (kind_of(line) or SIDE.search(line) or CV.search(line)):
             newest[line] = commit
     out = []
     for path, at in sorted(newest.items()):
@@ -412,7 +416,7 @@ def parse_data_yml(source: Source) -> list[dict[str, Any]]:
                         authors=authors_list(item.get("authors") or item.get("author")), venue=venue,
                         year=year_of(item.get("year") or item.get("date") or venue),
                         type=type_from_words(item.get("type"), item.get("category"), section),
-                        doi=doi_of(item.get("doi"), item.get("url"), link.get("url"), item.get("link")),
+                        doi=doi_of(item.get("doi"), item.get("id"), item.get("url"), link.get("url"), item.get("link")),
                         citation=clean(item.get("citation"))))
     return out
 
@@ -569,6 +573,42 @@ def summary(harvest: Harvest) -> str:
     return "\n".join(lines)
 
 
+def _cells(records: list[dict[str, Any]]) -> str:
+    """`| publications | repositories |` cells for some records."""
+    return f"{len(records):,} | {len({r['repo'] for r in records})}"
+
+
+def tables(harvest: Harvest) -> str:
+    """The README's Markdown tables of publications and repositories per kind and per split."""
+    records = harvest.records
+    by_kind = {kind: [r for r in records if r["kind"] == kind] for kind in KINDS}
+    lines = ["| kind | publications | repositories |", "| --- | --- | --- |"]
+    lines += [f"| `{kind}` | {_cells(part)} |" for kind, part in by_kind.items()]
+    lines += [f"| all | {_cells(records)} |", "", "| split | publications | repositories |", "| --- | --- | --- |"]
+    lines += [f"| {name} | {_cells([r for r in records if r['split'] == split])} |"
+              for split, name in (("dev", "dev"), ("heldout", "held-out"))]
+    lines += ["", "| kind | dev publications | dev repositories | held-out publications | held-out repositories |",
+              "| --- | --- | --- | --- | --- |"]
+    for kind, part in by_kind.items():
+        dev = _cells([r for r in part if r["split"] == "dev"])
+        held = _cells([r for r in part if r["split"] == "heldout"])
+        lines.append(f"| `{kind}` | {dev} | {held} |")
+    with_ = {key: sum(1 for r in records if r[key]) for key in ("authors", "venue", "year", "doi", "citation")}
+    lines += ["", f"Of these, {with_['authors']:,} have authors, {with_['venue']:,} a venue, {with_['year']:,} a year, "
+              f"{with_['doi']:,} a DOI and {with_['citation']:,} a citation string. Left out: "
+              + ", ".join(f"{n:,} {why}" for why, n in sorted(harvest.dropped.items())) + "."]
+    return "\n".join(lines)
+
+
+def update_readme(readme: Path, text: str) -> None:
+    """Replace what stands between the harvest-tables markers in the README."""
+    begin, end = "<!-- harvest-tables:begin -->", "<!-- harvest-tables:end -->"
+    old = readme.read_text(encoding="utf-8")
+    head, _, rest = old.partition(begin)
+    _, _, tail = rest.partition(end)
+    readme.write_text(f"{head}{begin}\n{text}\n{end}{tail}", encoding="utf-8")
+
+
 def main(argv: list[str]) -> int:
     """Collect inputs from mirrors, or build the facts from the collected inputs."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -579,6 +619,7 @@ def main(argv: list[str]) -> int:
     make = commands.add_parser("build", help="write the facts from the cache")
     make.add_argument("--cache", type=Path, required=True)
     make.add_argument("--out", type=Path, default=OUT)
+    make.add_argument("--readme", type=Path, help="rewrite the tables between the harvest-tables markers of this file")
     args = parser.parse_args(argv)
     if args.command == "collect":
         for git_dir in args.mirrors:
@@ -588,6 +629,8 @@ def main(argv: list[str]) -> int:
         return 0
     harvest = build(load_cache(args.cache), read_exclusions(exclusions_path()))
     write(harvest, args.out)
+    if args.readme:
+        update_readme(args.readme, tables(harvest))
     print(summary(harvest))
     return 0
 

@@ -49,7 +49,9 @@ KINDS = {
     "al-folio": re.compile(r"(?:^|/)_bibliography/papers\.bib$"),
     "academicpages": re.compile(r"(?:^|/)_publications/[^/]+\.(?:md|markdown)$"),
     "wowchemy": re.compile(r"(?:^|/)content/(?:[a-z]{2}(?:-[a-z]{2})?/)?publications?/[^/]+/index\.md$"),
-    "data-yml": re.compile(r"(?:^|/)_data/[^/]*(?:pub|paper|citation)[^/]*\.ya?ml$", re.I),
+    # `citations.yaml` is the Greene-lab template's generated list; al-folio's `citations.yml` holds its sample
+    # scholar's citation counts, not the owner's publications.
+    "data-yml": re.compile(r"(?:^|/)_data/(?:[^/]*(?:pub|paper)[^/]*\.ya?ml|citations\.yaml)$", re.I),
 }
 SIDE = re.compile(r"^_config\.yml$|(?:^|/)content/(?:[a-z]{2}/)?authors/[^/]+/_index\.md$")
 # The theme template repositories themselves, whatever else they hold.

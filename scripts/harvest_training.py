@@ -1,15 +1,17 @@
-"""Publication facts from the structured sources of public academic GitHub Pages sites, for training the importer.
+"""Publication and CV facts from the structured sources of academic GitHub Pages sites, for training the importer.
 
     python scripts/harvest_training.py collect MIRROR_GIT_DIR... --cache DIR
-    python scripts/harvest_training.py build --cache DIR [--out training/harvest]
+    python scripts/harvest_training.py build --cache DIR [--out training/harvest] [--readme training/README.md]
 
 `collect` reads each mirror (a git directory under /work/.mirror/owner+name/) and saves, per repository, the inputs
-(repo, commit, path, text): the newest version in the history of every al-folio `_bibliography/*.bib`, academicpages
-`_publications/*.md`, Hugo Academic / Wowchemy `content/publication/*/index.md` and `_data/*pub*.yml` file, with the
-theme files that say how they render (`_config.yml`, `content/authors/*/_index.md`). The cache is not committed.
-`build` turns the inputs into facts deterministically: it filters the repositories and people listed in
-import-exclusions.txt, the theme template repositories and their placeholder entries, de-duplicates publications
-and assigns each repository to the dev or held-out side by the fixed rule in `split_of`.
+(repo, commit, path, text): the newest version in the history of every al-folio `_bibliography/papers.bib`,
+academicpages `_publications/*.md`, Hugo Academic / Wowchemy `content/publication/*/index.md`, `_data/*pub*.yml` and
+Greene-lab `_data/citations.yaml` file, the CV sources `harvest_cv.CV_PATH` names, and the theme files that say how
+they render (`_config.yml`, `content/authors/*/_index.md`). The cache is not committed.
+`build` turns the inputs into facts deterministically (parsers in harvest_parse.py and harvest_cv.py): it filters
+the repositories and people listed in import-exclusions.txt, the theme template repositories and their placeholder
+entries, de-duplicates publications and CV entries, and assigns each repository to the dev or held-out side by the
+fixed rule in `split_of`.
 """
 
 from __future__ import annotations
@@ -394,8 +396,8 @@ def tables(harvest: Harvest) -> str:
     lines += ["", "| CV entry | dev | held-out | repositories |", "| --- | --- | --- | --- |"]
     for kind in ("position", "degree"):
         part = [e for e in harvest.cv if e["kind"] == kind]
-        dev, held = (len([e for e in part if e["split"] == split]) for split in ("dev", "heldout"))
-        lines.append(f"| {kind} | {dev:,} | {held:,} | {len({e['repo'] for e in part})} |")
+        on_dev, on_held = (len([e for e in part if e["split"] == split]) for split in ("dev", "heldout"))
+        lines.append(f"| {kind} | {on_dev:,} | {on_held:,} | {len({e['repo'] for e in part})} |")
     with_ = {key: sum(1 for r in records if r[key]) for key in ("authors", "venue", "year", "doi", "citation")}
     lines += ["", f"Of these, {with_['authors']:,} have authors, {with_['venue']:,} a venue, {with_['year']:,} a year, "
               f"{with_['doi']:,} a DOI and {with_['citation']:,} a citation string. Left out: "

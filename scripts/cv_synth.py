@@ -1,12 +1,12 @@
 """Synthetic experience and education sections with token labels known by construction, for the career model.
 
-Entries come from harvested CV facts (training/harvest/cv.jsonl.gz, or the file KG_CV_HARVEST names;
-development rows only; rows give role or degree as `role`/`degree`/`title` and the place as
-`organization`/`institution`), the real-world
-development pages' annotations and small pools of roles, organisations, degrees and fields recombined. A
-section picks one layout (field order, dates first or last, one line or several, bullets, separators,
-description lines) and keeps it for every entry, as a real page does, with stray lines (news, services,
-GPA, theses) mixed in. Seeded, so a run is reproducible.
+Entries come from the real-world development pages' annotations, small pools of roles, organisations, degrees
+and fields recombined, and harvested CV facts only when the environment variable KG_CV_HARVEST names a file
+such as training/harvest/cv.jsonl.gz (`train_career_model.py --harvest`; development rows only; a row gives
+the role or degree as `role`/`degree`/`title` and the place as `organization`/`institution`). A section picks
+one layout (field order, dates first or last, one line or several, bullets, separators, description lines)
+and keeps it for every entry, as a real page does, with stray lines (news, services, GPA, theses) mixed in.
+Seeded, so a run is reproducible.
 """
 
 from __future__ import annotations
@@ -154,8 +154,8 @@ def real_entries() -> tuple[list[Entry], list[Entry]]:
         for d in facts.get("degrees") or []:
             degrees.append({"degree": d.get("degree"), "institution": d.get("institution"),
                             "start": _year_of(d.get("start")), "end": _year_of(d.get("end"))})
-    harvest = Path(os.environ.get("KG_CV_HARVEST", HARVEST))
-    if harvest.exists():
+    harvest = Path(os.environ.get("KG_CV_HARVEST", ""))
+    if harvest.name and harvest.exists():
         excluded = _excluded()
         with gzip.open(harvest, "rt", encoding="utf-8") as stream:
             for raw in stream:

@@ -20,6 +20,7 @@ import sys
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -70,7 +71,7 @@ def visible(value: object) -> str:
 def load_sites(path: Path = HARVEST, exclusions: Exclusions | None = None) -> list[Site]:
     """The harvested repositories in name order, without excluded repositories and people."""
     exclusions = exclusions or read_exclusions(exclusions_path())
-    by_repo: dict[str, list[dict[str, object]]] = defaultdict(list)
+    by_repo: dict[str, list[dict[str, Any]]] = defaultdict(list)  # JSON records
     with gzip.open(path / "publications.jsonl.gz", "rt", encoding="utf-8") as handle:
         for raw in handle:
             record = json.loads(raw)

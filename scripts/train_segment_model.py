@@ -58,10 +58,10 @@ def truth_of(kept: list[Line], truth: tuple[TruthLine, ...]) -> Truth:
     """(entry, role, field) of each importer line, found by its text in the rendering's copied text, in order."""
     stream = ""
     owners: list[tuple[int, TruthLine]] = []
-    for line in truth:
-        if line.text:
-            owners.append((len(stream), line))
-            stream += "".join(line.text.split())
+    for shown in truth:
+        if shown.text:
+            owners.append((len(stream), shown))
+            stream += "".join(shown.text.split())
     starts = [start for start, _ in owners]
     out: Truth = []
     cursor = 0

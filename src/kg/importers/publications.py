@@ -29,7 +29,9 @@ def segmented_reading(lines: list[Line], ref: Reference, keys: set[str], legend:
     tagged = tag_lines(lines, ref, keys)
     if tagged is None:
         return None
-    labelled = [(line, tag if tag[:2] in ("B-", "I-") or tag == "heading" else "other") for line, tag in tagged]
+    legends = {line.index for line in legend_lines([line for line, _ in tagged])}  # the exact rule's, whatever the tag
+    labelled = [(line, tag if (tag[:2] in ("B-", "I-") or tag == "heading") and line.index not in legends else "other")
+                for line, tag in tagged]
     return _reading(labelled, ref, keys, legend, refine)
 
 

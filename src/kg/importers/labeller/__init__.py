@@ -9,11 +9,11 @@ from synthetic renderings and the development pages.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from functools import lru_cache
+from contextlib import AbstractContextManager
 from pathlib import Path
 
+from .. import crf
+from ..crf import model_swapped
 from ..records import Line
 from ..venues import Reference
 from .features import Features, sequence_features
@@ -26,34 +26,17 @@ __all__ = ["FIELDS", "LABELS", "MODEL", "label_lines", "tag", "using_model"]
 _ACTIVE = [MODEL]
 
 
-@contextmanager
-def using_model(path: Path) -> Iterator[None]:
+def using_model(path: Path) -> AbstractContextManager[None]:
     """Label with another model file while the block runs (for evaluating a model trained without some pages)."""
-    _ACTIVE.append(path)
-    try:
-        yield
-    finally:
-        _ACTIVE.pop()
-
-
-@lru_cache(maxsize=1)
-def _tagger(path: Path) -> object | None:
-    """The CRF tagger of a model file, or None when the file is missing."""
-    if not path.exists():
-        return None
-    import pycrfsuite
-
-    tagger = pycrfsuite.Tagger()
-    tagger.open(str(path))
-    return tagger
+    return model_swapped(_ACTIVE, path)
 
 
 def tag(features: list[Features], model: Path | None = None) -> list[str] | None:
     """The most likely label sequence for a list's features, or None when no model is installed."""
-    tagger = _tagger(model or _ACTIVE[-1])
+    tagger = crf.tagger(model or _ACTIVE[-1])
     if tagger is None or not features:
         return [] if tagger is not None else None
-    return list(tagger.tag(features))  # type: ignore[attr-defined]
+    return list(tagger.tag(features))
 
 
 def label_lines(lines: list[Line], ref: Reference, keys: set[str], model: Path | None = None

@@ -11,16 +11,15 @@ and the development pages.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
+from .. import crf
 from ..dates import Span, find_duration, find_span
 from ..records import Line
-from .career_features import Features, Token, token_features, tokens_of
+from .career_features import Token, token_features, tokens_of
 
 MODEL = Path(__file__).with_name("careers.crfsuite")
 FIELDS = ("role", "organization", "unit", "degree", "field", "institution", "start", "end", "advisor", "other")
@@ -63,44 +62,20 @@ class CareerReading:
     outside: tuple[int, ...] = field(default_factory=tuple)
 
 
-@contextmanager
-def using_model(path: Path) -> Iterator[None]:
+def using_model(path: Path) -> AbstractContextManager[None]:
     """Read with another model file while the block runs (for evaluating a model trained without some pages)."""
-    _ACTIVE.append(path)
-    try:
-        yield
-    finally:
-        _ACTIVE.pop()
-
-
-class _Tagger(Protocol):
-    """What the career model's tagger does: label a sequence of token features."""
-
-    def tag(self, xseq: list[Features]) -> list[str]:
-        """The most likely labels."""
-
-
-@lru_cache(maxsize=2)
-def _tagger(path: Path) -> _Tagger | None:
-    """The CRF tagger of a model file, or None when the file is missing."""
-    if not path.exists():
-        return None
-    import pycrfsuite
-
-    tagger: _Tagger = pycrfsuite.Tagger()
-    tagger.open(str(path))  # type: ignore[attr-defined]
-    return tagger
+    return crf.model_swapped(_ACTIVE, path)
 
 
 def available() -> bool:
     """Whether a career model is installed."""
-    return _tagger(_ACTIVE[-1]) is not None
+    return crf.tagger(_ACTIVE[-1]) is not None
 
 
 def tag(lines: list[Line], education: bool | None = None) -> tuple[list[Token], list[str]] | None:
     """The tokens of a section's lines and their labels, or None when no model is installed; `education` tells an
     education section from an experience one (None: a timeline outside both)."""
-    tagger = _tagger(_ACTIVE[-1])
+    tagger = crf.tagger(_ACTIVE[-1])
     if tagger is None:
         return None
     tokens = tokens_of(lines)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
+from .. import crf
 from ..names import ELISIONS, split_marks
 from ..venues import Reference
 from .tokens import Token, entry_features, own_words, tokenize
@@ -46,28 +46,16 @@ class Fields:
     labels: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
 
-@lru_cache(maxsize=2)
-def _tagger(path: Path) -> object | None:
-    """The CRF tagger of a model file, or None when the file is missing."""
-    if not path.exists():
-        return None
-    import pycrfsuite
-
-    tagger = pycrfsuite.Tagger()
-    tagger.open(str(path))
-    return tagger
-
-
 def tag_tokens(tokens: list[Token], lines: list[str], ref: Reference, owner: set[str], model: Path = MODEL
                ) -> list[str] | None:
     """The most likely label of each token (`owner`: the words of the page owner's name), or None when no model is
     installed."""
-    tagger = _tagger(model)
+    tagger = crf.tagger(model)
     if tagger is None:
         return None
     if not tokens:
         return []
-    return list(tagger.tag(entry_features(tokens, lines, ref, owner)))  # type: ignore[attr-defined]
+    return list(tagger.tag(entry_features(tokens, lines, ref, owner)))
 
 
 def _text(tokens: list[Token], lines: list[str]) -> str:

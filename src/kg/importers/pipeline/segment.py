@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
-from typing import Protocol, cast
 
+from .. import crf
 from ..labeller.features import Features, sequence_features
 from ..records import Line
 from ..venues import Reference
@@ -42,10 +41,6 @@ class Entry:
     def text(self) -> str:
         """The segment's lines joined by line breaks."""
         return "\n".join(line.text for line in self.lines)
-
-
-class _Tagger(Protocol):
-    def tag(self, xseq: list[Features]) -> list[str]: ...
 
 
 def dom_features(line: Line) -> Features:
@@ -78,22 +73,10 @@ def features(lines: list[Line], ref: Reference, keys: set[str]) -> tuple[list[Li
     return kept, feats
 
 
-@lru_cache(maxsize=2)
-def _tagger(path: Path) -> _Tagger | None:
-    """The CRF tagger of a model file, or None when the file is missing."""
-    if not path.exists():
-        return None
-    import pycrfsuite
-
-    tagger = pycrfsuite.Tagger()
-    tagger.open(str(path))
-    return cast(_Tagger, tagger)
-
-
 def tag_lines(lines: list[Line], ref: Reference, keys: set[str], model: Path = MODEL
               ) -> list[tuple[Line, str]] | None:
     """Each non-blank line with its tag, or None when no model is installed."""
-    tagger = _tagger(model)
+    tagger = crf.tagger(model)
     if tagger is None:
         return None
     kept, feats = features(lines, ref, keys)

@@ -267,9 +267,11 @@ _BADGE = re.compile(r"^(?P<venue>(?:Sub\.? to |Submitted to |Accepted (?:to|at|b
 
 def _title_first_commas(segs: list[str], ref: Reference) -> PubParts | None:
     """'[VENUE YEAR] Title, A Author, B Author': a title (after an optional venue badge) and then only names."""
-    start = next((k for k in range(1, len(segs)) if all(
-        is_name(re.sub(r"^and\s+", "", s)) or re.fullmatch(r"\.\.\.|…|et al\.?", s) for s in segs[k:])), None)
-    if start is None or len(segs) - start < 2:
+    start = len(segs)  # the first of the names that run to the end (one pass from the end: linear in the segments)
+    while start > 1 and (is_name(re.sub(r"^and\s+", "", segs[start - 1]))
+                         or re.fullmatch(r"\.\.\.|…|et al\.?", segs[start - 1])):
+        start -= 1
+    if len(segs) - start < 2:
         return None
     authors = split_authors(", ".join(segs[start:]))
     if not authors:

@@ -48,6 +48,9 @@ def _shape(text: str) -> str:
 
 
 _SEEN: dict[tuple[str, int, frozenset[str]], tuple[Reference, Features]] = {}
+# Characters: no publication entry is this long, so no rule is run on such a line
+# (a 4.8 MB line of "a, a, ..." made them the bulk of an import).
+LONG_LINE = 20_000
 
 
 def own_features(text: str, ref: Reference, keys: set[str]) -> Features:
@@ -66,6 +69,8 @@ def own_features(text: str, ref: Reference, keys: set[str]) -> Features:
 
 def _own_features(text: str, ref: Reference, keys: set[str]) -> Features:
     """Features of one line's text alone."""
+    if len(text) > LONG_LINE:
+        return {"long_line": 1.0}
     f: Features = {}
     words = text.split()
     letters = [w for w in _WORD.findall(text) if w.lower() not in _STOP]

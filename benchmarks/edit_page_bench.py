@@ -88,7 +88,7 @@ def _build(data: Path, store: Path, src: Path) -> tuple[float, str]:
     return time.perf_counter() - start, stages
 
 
-def _edit(path: Path, kind: str, number: int) -> tuple[str, Any]:
+def edit_profile(path: Path, kind: str, number: int) -> tuple[str, Any]:
     """Retitle the first work or rename the person; returns the new text and the old profile data."""
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     if kind == "retitle":
@@ -178,7 +178,7 @@ class Run:
                 else f"{base}/page/work/{slugs['works'][number]}")
         before = len(_rebuilds(log_path)) if self.mode == "resident" else 0
         saved, cpu = time.perf_counter(), _cpu()
-        new, _ = _edit(path, kind, number)
+        new, _ = edit_profile(path, kind, number)
         stages = ""
         if self.mode == "oneshot":
             build, stages = _build(self.data, self.store, self.src)

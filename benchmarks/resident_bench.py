@@ -20,24 +20,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-import yaml
+from edit_page_bench import edit_profile
 
 from kg.config import Config
 from kg.pipeline.resident import ResidentBuilder
-
-
-def _edit(path: Path, kind: str, number: int) -> None:
-    data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
-    if kind == "retitle":
-        data["publications"][0]["title"] += f" Revised {number}"
-    else:
-        old = data["name"]
-        new = f"{old.split()[0]} Renamed{number} {' '.join(old.split()[1:])}"
-        data["name"] = new
-        for publication in data["publications"]:
-            publication["authors"] = [new + a[len(old):] if a in (old, old + "*") else a
-                                      for a in publication["authors"]]
-    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
 
 def main() -> None:
@@ -60,7 +46,7 @@ def main() -> None:
     for number in range(args.edits):
         time.sleep(3)
         kind = "retitle" if number % 2 == 0 else "rename"
-        _edit(profiles[(number * 7 + 3) % len(profiles)], kind, number)
+        edit_profile(profiles[(number * 7 + 3) % len(profiles)], kind, number)
         wall, cpu = time.perf_counter(), time.process_time()
         result = builder.build()
         rows.append({"kind": kind, "wall": round(time.perf_counter() - wall, 3),

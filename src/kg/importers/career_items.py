@@ -9,7 +9,7 @@ from typing import Any
 from .entries import ADVISORS, Piece, advisors_of, degree_parts
 from .pipeline.careers import CareerEntry, CareerReading
 from .places import city_of, is_place
-from .positions import Page, advisor_of, span_fields
+from .positions import Page, advisor_of, leave_out, span_fields
 from .prose import level
 from .records import Item
 from .venues import Reference
@@ -146,9 +146,7 @@ def experience_item(page: Page, entry: CareerEntry, heading_role: str | None = N
     item.reviews += [ref.unknown_org(o[0]) for o in orgs if not o[1]]
     item.value = value
     if not role or not orgs:
-        item.reviews.append(f"no {'role' if not role else 'organisation'} recognised; kg build needs one, so "
-                            "this entry is left out")
-        page.draft.left_out.append(item)
+        leave_out(page, item, "role" if not role else "organisation")
     else:
         _add(page, "experience", item, ("role", "organizations"))
 
@@ -240,8 +238,6 @@ def education_item(page: Page, entry: CareerEntry) -> None:
         value["focus"] = focus
     item.value = value
     if "degree" not in value or "institution" not in value:
-        missing = "degree" if "degree" not in value else "institution"
-        item.reviews.append(f"no {missing} recognised; kg build needs one, so this entry is left out")
-        page.draft.left_out.append(item)
+        leave_out(page, item, "degree" if "degree" not in value else "institution")
         return
     _add(page, "education", item, ("degree", "institution"))

@@ -100,6 +100,12 @@ _INTRODUCTION = re.compile(r"^(?:(?:Hi|Hello)\W+(?:\S+\s+)?)?(?:I am|I'm|I’m|(
                            r"[A-Z][\w-]+(?: [A-Z][\w-]+){0,2} is)\s+(?:currently\s+|now\s+)?(?:a|an|the)\b")
 
 
+
+def leave_out(page: Page, item: Item, missing: str) -> None:
+    """Leave an entry out of the draft, with a review naming what kg build needs and the page did not give."""
+    item.reviews.append(f"no {missing} recognised; kg build needs one, so this entry is left out")
+    page.draft.left_out.append(item)
+
 def span_fields(span: Span | None, education: bool) -> dict[str, Any]:
     if span is None:
         return {}
@@ -157,9 +163,7 @@ def experience(page: Page, block: Block, heading_role: str | None = None) -> Non
     item.reviews += [page.ref.unknown_org(o.text) for o in orgs if not o.org]
     item.value = value
     if not role or not orgs:
-        item.reviews.append(f"no {'role' if not role else 'organisation'} recognised; kg build needs one, so "
-                            "this entry is left out")
-        page.draft.left_out.append(item)
+        leave_out(page, item, "role" if not role else "organisation")
     else:
         page.draft.lists.setdefault("experience", []).append(item)
 
@@ -224,9 +228,7 @@ def education(page: Page, block: Block) -> None:
             item.notes.append(f"also on the page: {piece.text}")
     item.value = value
     if "degree" not in value or "institution" not in value:
-        missing = "degree" if "degree" not in value else "institution"
-        item.reviews.append(f"no {missing} recognised; kg build needs one, so this entry is left out")
-        page.draft.left_out.append(item)
+        leave_out(page, item, "degree" if "degree" not in value else "institution")
         return
     page.draft.lists.setdefault("education", []).append(item)
 

@@ -48,6 +48,8 @@ def _shape(text: str) -> str:
 
 
 _SEEN: dict[tuple[str, int, frozenset[str]], tuple[Reference, Features]] = {}
+_SEEN_CHARS = 0  # characters of the lines remembered in _SEEN
+SEEN_CHARS_AT_MOST = 8_000_000  # and at most 50,000 lines: bounded by the text it holds too (a line is its key)
 # Characters: no publication entry is this long, so no rule is run on such a line
 # (a 4.8 MB line of "a, a, ..." made them the bulk of an import).
 LONG_LINE = 20_000
@@ -60,10 +62,13 @@ def own_features(text: str, ref: Reference, keys: set[str]) -> Features:
     seen = _SEEN.get(key)
     if seen is not None and seen[0] is ref:
         return seen[1]
-    if len(_SEEN) > 50_000:
+    global _SEEN_CHARS
+    if len(_SEEN) >= 50_000 or _SEEN_CHARS + len(text) > SEEN_CHARS_AT_MOST:
         _SEEN.clear()
+        _SEEN_CHARS = 0
     found = _own_features(text, ref, keys)
     _SEEN[key] = (ref, found)
+    _SEEN_CHARS += len(text)
     return found
 
 

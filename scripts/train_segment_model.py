@@ -2,6 +2,11 @@
 
     python scripts/train_segment_model.py [--variants 3] [--seed 0] [--out PATH]
     python scripts/train_segment_model.py --evaluate heldout [--model PATH]
+    python scripts/train_segment_model.py --check
+
+Training writes the model and, when it replaces the shipped one, its record (training/models/segment.json: the
+model's sha256, the settings, and the sha256 of a sample of the training items, which the tests recompute
+cheaply); --check retrains in full and compares.
 
 Training data: theme renderings (scripts/render_pages.py) of the harvested development repositories, each in
 its own theme and in `variants - 1` others, as copied text and as HTML, every line's tag known by
@@ -14,10 +19,12 @@ rendered publication's lines). Deterministic for a seed.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import sys
 import time
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,6 +45,10 @@ DEV = ROOT / "tests" / "data" / "import_realworld" / "dev"
 VARIANTS = 3
 ROLE_TAGS = {"heading": "heading", "talk": "talk", "news": "news"}
 MAIN = {"title", "authors", "venue"}
+# the shipped model's training record: its sha256 and the digest of a sample of its training items
+RECORD = ROOT / "training" / "models" / "segment.json"
+SAMPLE_EVERY = 16
+Item = tuple[list[dict[str, float]], list[str]]
 
 
 def field_of(fields: tuple[str, ...]) -> str:
@@ -111,7 +122,7 @@ def labelled(rendering: Rendering, html: bool, keys: set[str], ref: Reference
     return kept, feats, tags_of(truth), truth
 
 
-def dev_sections(ref: Reference) -> Iterator[tuple[list[dict[str, float]], list[str]]]:
+def dev_sections(ref: Reference) -> Iterator[Item]:
     """The real-world development pages' publication sections with segmentation tags."""
     from line_align import labelled_sections
 
@@ -124,25 +135,71 @@ def dev_sections(ref: Reference) -> Iterator[tuple[list[dict[str, float]], list[
             yield feats, labels
 
 
-def train(seed: int, variants: int, out: Path, dev_weight: int = 2) -> None:
-    """Train on the development renderings and pages and write the model file."""
-    ref = Reference.load(ROOT / "data")
-    sites = [s for s in load_sites() if s.split == "dev" and s.pubs]
-    trainer = pycrfsuite.Trainer(verbose=False)
-    started = time.monotonic()
-    pages = 0
-    for rendering, html, keys in rendered(sites, seed, variants):
+def site_items(site: Site, ref: Reference, seed: int, variants: int) -> Iterator[Item]:
+    """A site's renderings as training items: each line's features and its tag."""
+    for rendering, html, keys in rendered([site], seed, variants):
         _, feats, tags, _ = labelled(rendering, html, keys, ref)
+        yield feats, tags
+
+
+def item_bytes(item: Item) -> bytes:
+    """One training item in a canonical form, for the digests."""
+    return json.dumps(item, sort_keys=True, separators=(",", ":")).encode()
+
+
+def sample_digest(seed: int, variants: int, every: int = SAMPLE_EVERY) -> str:
+    """The sha256 of every `every`-th development site's items and of the dev sections, as train() records it."""
+    ref = Reference.load(ROOT / "data")
+    digest = hashlib.sha256()
+    for site in dev_sites()[::every]:
+        for item in site_items(site, ref, seed, variants):
+            digest.update(item_bytes(item))
+    for item in dev_sections(ref):
+        digest.update(item_bytes(item))
+    return digest.hexdigest()
+
+
+def dev_sites() -> list[Site]:
+    """The harvested development sites that list publications, in the harvest's order."""
+    return [s for s in load_sites() if s.split == "dev" and s.pubs]
+
+
+def fit(items: Iterable[Item], out: Path) -> None:
+    """Train a model on the items with the shipped parameters and write it to `out`."""
+    trainer = pycrfsuite.Trainer(verbose=False)
+    for feats, tags in items:
         trainer.append(feats, tags)
-        pages += 1
-    sections = list(dev_sections(ref))
-    for _ in range(dev_weight):
-        for feats, tags in sections:
-            trainer.append(feats, tags)
     trainer.set_params({"c1": 0.1, "c2": 0.01, "max_iterations": 120, "feature.possible_transitions": True})
     trainer.train(str(out))
-    print(f"trained on {pages} renderings and {len(sections)} dev sections in {time.monotonic() - started:.0f} s"
+
+
+def train(seed: int, variants: int, out: Path, dev_weight: int = 2) -> dict[str, object]:
+    """Train on the development renderings and pages, write the model file and return its training record."""
+    ref = Reference.load(ROOT / "data")
+    started = time.monotonic()
+    sample = hashlib.sha256()
+    counts = {"renderings": 0, "sections": 0}
+
+    def items() -> Iterator[Item]:
+        for n, site in enumerate(dev_sites()):
+            for item in site_items(site, ref, seed, variants):
+                counts["renderings"] += 1
+                if n % SAMPLE_EVERY == 0:
+                    sample.update(item_bytes(item))
+                yield item
+        sections = list(dev_sections(ref))  # after the renderings, in the order the shipped model saw them
+        counts["sections"] = len(sections)
+        for item in sections:
+            sample.update(item_bytes(item))
+        yield from sections * dev_weight
+
+    fit(items(), out)
+    pages, sections = counts["renderings"], counts["sections"]
+    print(f"trained on {pages} renderings and {sections} dev sections in {time.monotonic() - started:.0f} s"
           f" -> {out} ({out.stat().st_size / 1e6:.2f} MB)")
+    return {"model_sha256": hashlib.sha256(out.read_bytes()).hexdigest(), "seed": seed, "variants": variants,
+            "dev_weight": dev_weight, "renderings": pages, "dev_sections": sections,
+            "sample_every": SAMPLE_EVERY, "sample_sha256": sample.hexdigest()}
 
 
 def entry_sets(kept: list[Line], entries: list[Entry]) -> set[tuple[int, ...]]:
@@ -179,6 +236,19 @@ def evaluate(split: str, model: Path, seed: int = 0) -> dict[str, tuple[float, f
     return {k: (s[0] / max(1, s[1]), 2 * s[2] / max(1, s[3] + s[4])) for k, s in sums.items()}
 
 
+def check() -> int:
+    """Retrain with the recorded settings; 0 when the model is byte for byte the shipped one."""
+    import tempfile
+
+    recorded = json.loads(RECORD.read_text(encoding="utf-8"))
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / MODEL.name
+        made = train(int(recorded["seed"]), int(recorded["variants"]), out, int(recorded["dev_weight"]))
+    same = made["model_sha256"] == recorded["model_sha256"] == hashlib.sha256(MODEL.read_bytes()).hexdigest()
+    print("the shipped model is what this script makes" if same else "the shipped model differs: retrain")
+    return 0 if same else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     """Train, or evaluate with --evaluate."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -187,12 +257,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=MODEL)
     parser.add_argument("--evaluate", choices=("dev", "heldout"))
     parser.add_argument("--model", type=Path, default=MODEL)
+    parser.add_argument("--check", action="store_true",
+                        help="retrain into a temporary file and compare it with the shipped model's record")
     args = parser.parse_args(argv)
+    if args.check:
+        return check()
     if args.evaluate:
         for label, (accuracy, f1) in evaluate(args.evaluate, args.model).items():
             print(f"{args.evaluate} {label}: line tag accuracy {accuracy:.3f}, entry boundary F1 {f1:.3f}")
         return 0
-    train(args.seed, args.variants, args.out)
+    record = train(args.seed, args.variants, args.out)
+    if args.out.resolve() == MODEL.resolve():
+        RECORD.parent.mkdir(parents=True, exist_ok=True)
+        RECORD.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     return 0
 
 

@@ -7,7 +7,9 @@ written; the floors below are what was measured on them, rounded down, and no he
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -108,10 +110,22 @@ def test_model_files_stay_small() -> None:
     assert sum(p.stat().st_size for p in importers.rglob("*.crfsuite")) <= 20_000_000
 
 
-@pytest.mark.slow
-def test_the_shipped_segment_model_is_what_the_training_script_makes(scripts: dict[str, ModuleType],
-                                                                      tmp_path: Path) -> None:
-    out = tmp_path / "segment.crfsuite"
+def test_the_shipped_segment_model_is_what_its_training_record_names(scripts: dict[str, ModuleType]) -> None:
     module = scripts["train_segment_model"]
-    module.train(0, module.VARIANTS, out)  # the script's defaults
-    assert out.read_bytes() == MODEL.read_bytes(), "retrain with python scripts/train_segment_model.py"
+    record = json.loads(module.RECORD.read_text(encoding="utf-8"))
+    assert hashlib.sha256(MODEL.read_bytes()).hexdigest() == record["model_sha256"], \
+        "the model is not the one its record names: retrain with python scripts/train_segment_model.py"
+    assert (record["seed"], record["variants"], record["dev_weight"]) == (0, module.VARIANTS, 2)  # the defaults
+    sample = module.sample_digest(record["seed"], record["variants"], record["sample_every"])
+    assert sample == record["sample_sha256"], \
+        "the training data the script makes has changed: retrain with python scripts/train_segment_model.py"
+
+
+def test_segment_training_is_deterministic(scripts: dict[str, ModuleType], tmp_path: Path) -> None:
+    module = scripts["train_segment_model"]
+    ref = Reference.load(PROJECT_ROOT / "data")
+    items = [item for site in module.dev_sites()[:3] for item in module.site_items(site, ref, 0, 1)]
+    module.fit(items, tmp_path / "a.crfsuite")
+    module.fit(items, tmp_path / "b.crfsuite")
+    assert (tmp_path / "a.crfsuite").read_bytes() == (tmp_path / "b.crfsuite").read_bytes()
+    assert (tmp_path / "a.crfsuite").stat().st_size > 1000

@@ -32,9 +32,11 @@ DATA = PROJECT_ROOT / "data"
 # Positions and degrees are read by the career model (kg.importers.pipeline.careers) since these were raised.
 # Held-out text positions went 0.467 -> 0.455 with it (15 of 39 right instead of 14, but 12 wrong instead of 7),
 # so that floor is 0.45, one hundredth under the rules' 0.46; every other floor went up.
+# The segmenter shipped before 2026-12-04 was trained before two importer fixes (the legend rule, long lines);
+# retrained by its script on the current code, dev HTML publications measure 0.640 (just under 0.64): floor 0.63.
 FLOORS = {
     "dev txt": (0.70, 0.69, 0.68),
-    "dev html": (0.64, 0.64, 0.75),
+    "dev html": (0.63, 0.64, 0.75),
     "heldout txt": (0.23, 0.45, 0.73),
     "heldout html": (0.17, 0.24, 0.61),
 }

@@ -151,12 +151,17 @@ def sample_digest(seed: int, variants: int, every: int = SAMPLE_EVERY) -> str:
     """The sha256 of every `every`-th development site's items and of the dev sections, as train() records it."""
     ref = Reference.load(ROOT / "data")
     digest = hashlib.sha256()
-    for site in dev_sites()[::every]:
+    for site in (site for n, site in enumerate(dev_sites()) if in_sample(n, every)):
         for item in site_items(site, ref, seed, variants):
             digest.update(item_bytes(item))
     for item in dev_sections(ref):
         digest.update(item_bytes(item))
     return digest.hexdigest()
+
+
+def in_sample(n: int, every: int = SAMPLE_EVERY) -> bool:
+    """Whether the n-th development site's items go into the recorded sample."""
+    return n % every == 0
 
 
 def dev_sites() -> list[Site]:
@@ -184,7 +189,7 @@ def train(seed: int, variants: int, out: Path, dev_weight: int = 2) -> dict[str,
         for n, site in enumerate(dev_sites()):
             for item in site_items(site, ref, seed, variants):
                 counts["renderings"] += 1
-                if n % SAMPLE_EVERY == 0:
+                if in_sample(n):
                     sample.update(item_bytes(item))
                 yield item
         sections = list(dev_sections(ref))  # after the renderings, in the order the shipped model saw them
